@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# NDP for Linux: out-of-tree build of ndp.ko and sch_ndp.ko, the tools,
+# the checks and the VM test runs.
+#
+#   make                 modules against the Debian 6.12 cloud headers
+#   make KDIR=<tree>     modules against any other kernel tree or headers
+#   make W=1             extra compiler warnings (must stay clean)
+#   make check           W=1 build, sparse and checkpatch --strict
+#   make tools           user-space tools and selftest helpers
+#   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
+#   make demo            the main job: build, boot, show NDP working
+#
+
+KVER_612	:= $(lastword $(sort $(notdir $(wildcard /lib/modules/6.12*-cloud-amd64))))
+KDIR		?= /lib/modules/$(KVER_612)/build
+NDP_CACHE	?= /var/cache/ndp
+KERNEL		?= 6.12
+TESTS		?=
+PROJECT		:= $(CURDIR)
+
+export CONFIG_NDP := m
+export CONFIG_NET_SCH_NDP := m
+
+SOURCES := $(shell find net include -name '*.[ch]' 2>/dev/null)
+
+.PHONY: all modules clean check sparse checkpatch tools test demo bench help
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(PROJECT) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PROJECT) clean
+	$(MAKE) -C tools clean
+	$(MAKE) -C selftests/net/ndp clean
+
+tools:
+	$(MAKE) -C tools
+	$(MAKE) -C selftests/net/ndp
+
+# sparse through kbuild (C=2 checks every file, built or not).
+sparse:
+	$(MAKE) -C $(KDIR) M=$(PROJECT) clean >/dev/null
+	$(MAKE) -C $(KDIR) M=$(PROJECT) W=1 C=2 \
+		CF="-D__CHECK_ENDIAN__ -Wsparse-all -Wno-declaration-after-statement" \
+		modules 2>&1 | tee .sparse.log
+	@! grep -E 'warning:|error:' .sparse.log
+
+checkpatch:
+	scripts/checkpatch $(SOURCES)
+
+check: sparse checkpatch
+	$(MAKE) -C tools CFLAGS_EXTRA=-Werror
+	$(MAKE) -C selftests/net/ndp CFLAGS_EXTRA=-Werror
+
+test:
+	tools/vm/ndp-vm --kernel $(KERNEL) --build -- /ndp/selftests/run_tests.sh $(TESTS)
+
+demo:
+	tools/vm/ndp-vm --kernel $(KERNEL) --build -- /ndp/demo.sh
+
+help:
+	@sed -n '3,13p' Makefile

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: glue between ndp.ko and the kernel: module load and unload, the IP
+ * protocol handlers, the socket types and per-namespace setup.
+ *
+ * Registration order (and its exact reverse on failure and unload):
+ *   1. struct proto for IPv4 and IPv6 sockets;
+ *   2. per-netns state (knobs, counters, /proc/net/ndp_stat);
+ *   3. the IPv4 and IPv6 protocol handlers for ndp_ipproto;
+ *   4. the socket types: SOCK_NDP and (SOCK_STREAM, IPPROTO_NDP), each for
+ *      AF_INET and AF_INET6.
+ * Sockets hold a reference on the module (through struct proto.owner), so
+ * the module cannot be unloaded while any socket exists.
+ */
+
+#define pr_fmt(fmt) "NDP: " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/net.h>
+#include <net/inet_common.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/protocol.h>
+#include <net/sock.h>
+#include <net/transp_v6.h>
+
+#include "protocol.h"
+
+unsigned int ndp_ipproto = IPPROTO_NDP;
+module_param_named(ipproto, ndp_ipproto, uint, 0444);
+MODULE_PARM_DESC(ipproto, "IP protocol number of NDP (default 253, RFC 3692 experimental)");
+
+unsigned int ndp_net_id __read_mostly;
+
+/* ---------------------------------------------------------------------- */
+/* Socket operations not built yet: they fail honestly with -EOPNOTSUPP.  */
+
+static int ndp_hash(struct sock *sk)
+{
+	return 0;
+}
+
+static void ndp_unhash(struct sock *sk)
+{
+}
+
+static int ndp_init_sock(struct sock *sk)
+{
+	return 0;
+}
+
+static void ndp_close(struct sock *sk, long timeout)
+{
+	sk_common_release(sk);
+}
+
+static int ndp_setsockopt(struct sock *sk, int level, int optname,
+			  sockptr_t optval, unsigned int optlen)
+{
+	if (level == SOL_IP)
+		return ip_setsockopt(sk, level, optname, optval, optlen);
+	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
+		return ipv6_setsockopt(sk, level, optname, optval, optlen);
+	return -ENOPROTOOPT;
+}
+
+static int ndp_getsockopt(struct sock *sk, int level, int optname,
+			  char __user *optval, int __user *optlen)
+{
+	if (level == SOL_IP)
+		return ip_getsockopt(sk, level, optname, optval, optlen);
+	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
+		return ipv6_getsockopt(sk, level, optname, optval, optlen);
+	return -ENOPROTOOPT;
+}
+
+static __poll_t ndp_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	return 0;
+}
+
+static struct proto ndp_prot = {
+	.name		= "NDP",
+	.owner		= THIS_MODULE,
+	.init		= ndp_init_sock,
+	.close		= ndp_close,
+	.setsockopt	= ndp_setsockopt,
+	.getsockopt	= ndp_getsockopt,
+	.hash		= ndp_hash,
+	.unhash		= ndp_unhash,
+	.obj_size	= sizeof(struct ndp_sock),
+};
+
+static struct proto ndpv6_prot = {
+	.name		= "NDPv6",
+	.owner		= THIS_MODULE,
+	.init		= ndp_init_sock,
+	.close		= ndp_close,
+	.setsockopt	= ndp_setsockopt,
+	.getsockopt	= ndp_getsockopt,
+	.hash		= ndp_hash,
+	.unhash		= ndp_unhash,
+	.obj_size	= sizeof(struct ndp6_sock),
+	NDP_PROTO_IPV6_PINFO(struct ndp6_sock, inet6)
+};
+
+static const struct proto_ops ndp_inet_ops = {
+	.family		= PF_INET,
+	.owner		= THIS_MODULE,
+	.release	= inet_release,
+	.bind		= sock_no_bind,
+	.connect	= sock_no_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= sock_no_accept,
+	.getname	= inet_getname,
+	.poll		= ndp_poll,
+	.ioctl		= sock_no_ioctl,
+	.listen		= sock_no_listen,
+	.shutdown	= sock_no_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= sock_no_sendmsg,
+	.recvmsg	= sock_no_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+static const struct proto_ops ndp_inet6_ops = {
+	.family		= PF_INET6,
+	.owner		= THIS_MODULE,
+	.release	= inet6_release,
+	.bind		= sock_no_bind,
+	.connect	= sock_no_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= sock_no_accept,
+	.getname	= inet6_getname,
+	.poll		= ndp_poll,
+	.ioctl		= sock_no_ioctl,
+	.listen		= sock_no_listen,
+	.shutdown	= sock_no_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= sock_no_sendmsg,
+	.recvmsg	= sock_no_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+/* .protocol is filled in at load time from the ipproto parameter. */
+static struct inet_protosw ndp_protosw[] = {
+	{ .type = SOCK_NDP,    .prot = &ndp_prot, .ops = &ndp_inet_ops },
+	{ .type = SOCK_STREAM, .prot = &ndp_prot, .ops = &ndp_inet_ops },
+};
+
+static struct inet_protosw ndpv6_protosw[] = {
+	{ .type = SOCK_NDP,    .prot = &ndpv6_prot, .ops = &ndp_inet6_ops },
+	{ .type = SOCK_STREAM, .prot = &ndpv6_prot, .ops = &ndp_inet6_ops },
+};
+
+/* ---------------------------------------------------------------------- */
+/* Receive handlers.                                                      */
+
+/*
+ * Pull and check the fixed header.  On success the transport header is
+ * set and the header checksum verified by the caller-supplied result.
+ */
+static struct ndphdr *ndp_rcv_hdr(struct sk_buff *skb)
+{
+	struct ndphdr *nh;
+
+	if (!pskb_may_pull(skb, NDP_HDR_LEN))
+		return NULL;
+	skb_reset_transport_header(skb);
+	nh = ndp_hdr(skb);
+	if (!ndp_hdr_is_sane(nh) || !pskb_may_pull(skb, nh->doff * 4))
+		return NULL;
+	return ndp_hdr(skb);
+}
+
+static int ndp_v4_rcv(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	const struct iphdr *iph;
+	struct ndphdr *nh;
+
+	NDP_INC_STATS(net, NDP_MIB_INPKTS);
+	nh = ndp_rcv_hdr(skb);
+	if (!nh)
+		goto bad;
+	iph = ip_hdr(skb);
+	if (!ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr, iph->protocol)) {
+		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
+		goto bad;
+	}
+	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
+	kfree_skb(skb);
+	return 0;
+bad:
+	NDP_INC_STATS(net, NDP_MIB_INERRS);
+	kfree_skb(skb);
+	return 0;
+}
+
+static int ndp_v4_err(struct sk_buff *skb, u32 info)
+{
+	return 0;
+}
+
+static int ndp_v6_rcv(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	const struct ipv6hdr *ip6h;
+	struct ndphdr *nh;
+
+	NDP_INC_STATS(net, NDP_MIB_INPKTS);
+	nh = ndp_rcv_hdr(skb);
+	if (!nh)
+		goto bad;
+	ip6h = ipv6_hdr(skb);
+	if (!ndp_v6_hdr_csum_ok(nh, &ip6h->saddr, &ip6h->daddr, ndp_ipproto)) {
+		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
+		goto bad;
+	}
+	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
+	kfree_skb(skb);
+	return 0;
+bad:
+	NDP_INC_STATS(net, NDP_MIB_INERRS);
+	kfree_skb(skb);
+	return 0;
+}
+
+static int ndp_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
+		      u8 type, u8 code, int offset, __be32 info)
+{
+	return 0;
+}
+
+static struct net_protocol ndp_net_protocol = {
+	.handler	= ndp_v4_rcv,
+	.err_handler	= ndp_v4_err,
+	.no_policy	= 1,
+};
+
+static struct inet6_protocol ndp_inet6_protocol = {
+	.handler	= ndp_v6_rcv,
+	.err_handler	= ndp_v6_err,
+	.flags		= INET6_PROTO_NOPOLICY | INET6_PROTO_FINAL,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Per-namespace state.                                                   */
+
+static int __net_init ndp_net_init(struct net *net)
+{
+	struct ndp_net *nn = ndp_pernet(net);
+	int err;
+
+	nn->mib = alloc_percpu(struct ndp_mib);
+	if (!nn->mib)
+		return -ENOMEM;
+	err = ndp_ctrl_net_init(net, nn);
+	if (err)
+		goto err_free_mib;
+	err = ndp_proc_net_init(net);
+	if (err)
+		goto err_ctrl;
+	return 0;
+
+err_ctrl:
+	ndp_ctrl_net_exit(net, nn);
+err_free_mib:
+	free_percpu(nn->mib);
+	return err;
+}
+
+static void __net_exit ndp_net_exit(struct net *net)
+{
+	struct ndp_net *nn = ndp_pernet(net);
+
+	ndp_proc_net_exit(net);
+	ndp_ctrl_net_exit(net, nn);
+	free_percpu(nn->mib);
+}
+
+static struct pernet_operations ndp_net_ops = {
+	.init	= ndp_net_init,
+	.exit	= ndp_net_exit,
+	.id	= &ndp_net_id,
+	.size	= sizeof(struct ndp_net),
+};
+
+/* ---------------------------------------------------------------------- */
+/* Module load and unload.                                                */
+
+static int __init ndp_init(void)
+{
+	int err, i;
+
+	ndp_wire_build_bug_on();
+	BUILD_BUG_ON(SOCK_NDP >= SOCK_MAX);
+	BUILD_BUG_ON(offsetof(struct ndp6_sock, inet6) + sizeof(struct ipv6_pinfo) !=
+		     sizeof(struct ndp6_sock));
+
+	if (ndp_ipproto == 0 || ndp_ipproto >= IPPROTO_RAW ||
+	    ndp_ipproto == IPPROTO_TCP || ndp_ipproto == IPPROTO_UDP) {
+		pr_err("ipproto=%u is not a usable IP protocol number\n",
+		       ndp_ipproto);
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(ndp_protosw); i++) {
+		ndp_protosw[i].protocol = ndp_ipproto;
+		ndpv6_protosw[i].protocol = ndp_ipproto;
+	}
+
+	err = proto_register(&ndp_prot, 1);
+	if (err)
+		return err;
+	err = proto_register(&ndpv6_prot, 1);
+	if (err)
+		goto err_unreg_prot;
+
+	err = register_pernet_subsys(&ndp_net_ops);
+	if (err)
+		goto err_unreg_prot6;
+
+	if (inet_add_protocol(&ndp_net_protocol, ndp_ipproto) < 0) {
+		pr_err("IPv4 protocol %u is already taken\n", ndp_ipproto);
+		err = -EBUSY;
+		goto err_unreg_pernet;
+	}
+	if (inet6_add_protocol(&ndp_inet6_protocol, ndp_ipproto) < 0) {
+		pr_err("IPv6 protocol %u is already taken\n", ndp_ipproto);
+		err = -EBUSY;
+		goto err_del_protocol;
+	}
+
+	for (i = 0; i < ARRAY_SIZE(ndp_protosw); i++)
+		inet_register_protosw(&ndp_protosw[i]);
+	for (i = 0; i < ARRAY_SIZE(ndpv6_protosw); i++) {
+		err = inet6_register_protosw(&ndpv6_protosw[i]);
+		if (err)
+			goto err_unreg_protosw6;
+	}
+	return 0;
+
+err_unreg_protosw6:
+	while (--i >= 0)
+		inet6_unregister_protosw(&ndpv6_protosw[i]);
+	for (i = ARRAY_SIZE(ndp_protosw) - 1; i >= 0; i--)
+		inet_unregister_protosw(&ndp_protosw[i]);
+	inet6_del_protocol(&ndp_inet6_protocol, ndp_ipproto);
+err_del_protocol:
+	inet_del_protocol(&ndp_net_protocol, ndp_ipproto);
+	synchronize_net();
+err_unreg_pernet:
+	unregister_pernet_subsys(&ndp_net_ops);
+err_unreg_prot6:
+	proto_unregister(&ndpv6_prot);
+err_unreg_prot:
+	proto_unregister(&ndp_prot);
+	return err;
+}
+
+static void __exit ndp_exit(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(ndpv6_protosw) - 1; i >= 0; i--)
+		inet6_unregister_protosw(&ndpv6_protosw[i]);
+	for (i = ARRAY_SIZE(ndp_protosw) - 1; i >= 0; i--)
+		inet_unregister_protosw(&ndp_protosw[i]);
+	inet6_del_protocol(&ndp_inet6_protocol, ndp_ipproto);
+	inet_del_protocol(&ndp_net_protocol, ndp_ipproto);
+	synchronize_net();
+	unregister_pernet_subsys(&ndp_net_ops);
+	proto_unregister(&ndpv6_prot);
+	proto_unregister(&ndp_prot);
+}
+
+module_init(ndp_init);
+module_exit(ndp_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("NDP for Linux developers");
+MODULE_DESCRIPTION("NDP: receiver-driven data-centre transport");
+/* socket(AF_INET{,6}, SOCK_NDP, 0|253) and (SOCK_STREAM, 253) autoload us. */
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 0, 7);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 253, 7);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 253, 1);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 0, 7);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 253, 7);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 253, 1);

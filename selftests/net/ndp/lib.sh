@@ -1,0 +1,246 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the NDP selftests (source it).  Functions are named
+# ndp_lib_*; internal ones __ndp_lib_*.  Every test script:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   ndp_lib_plan 3
+#   ndp_lib_check "what it checks" command args...
+#   ...
+#   ndp_lib_done
+#
+# prints TAP 13 and exits 0 (all passed or skipped), 1 (a failure) or
+# 4 (everything skipped).  With NDP_EXPECT_ALL=1 (set in CI) a skip counts
+# as a failure, so a missing prerequisite cannot hide a feature.
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+NDP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export PATH="$NDP_LIB_DIR:/ndp/bin:$PATH"
+
+__ndp_lib_n=0
+__ndp_lib_pass=0
+__ndp_lib_fail=0
+__ndp_lib_skip=0
+__ndp_lib_names=" "
+__ndp_lib_netns=()
+__ndp_lib_cleanups=()
+
+# ndp_lib_plan N: announce N test points.
+ndp_lib_plan()
+{
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+__ndp_lib_name_check()
+{
+	case "$__ndp_lib_names" in
+	*" $1 "*) echo "# duplicate test name: $1"; __ndp_lib_fail=$((__ndp_lib_fail + 1)) ;;
+	esac
+	__ndp_lib_names+="$1 "
+}
+
+# ndp_lib_pass NAME / ndp_lib_fail NAME [WHY] / ndp_lib_skip NAME WHY
+ndp_lib_pass()
+{
+	__ndp_lib_n=$((__ndp_lib_n + 1))
+	__ndp_lib_pass=$((__ndp_lib_pass + 1))
+	__ndp_lib_name_check "${1// /_}"
+	echo "ok $__ndp_lib_n - $1"
+}
+
+ndp_lib_fail()
+{
+	__ndp_lib_n=$((__ndp_lib_n + 1))
+	__ndp_lib_fail=$((__ndp_lib_fail + 1))
+	__ndp_lib_name_check "${1// /_}"
+	echo "not ok $__ndp_lib_n - $1"
+	[ -n "${2:-}" ] && echo "# $2"
+	return 0
+}
+
+ndp_lib_skip()
+{
+	if [ "${NDP_EXPECT_ALL:-0}" = 1 ]; then
+		ndp_lib_fail "$1" "skipped but NDP_EXPECT_ALL=1: $2"
+		return 0
+	fi
+	__ndp_lib_n=$((__ndp_lib_n + 1))
+	__ndp_lib_skip=$((__ndp_lib_skip + 1))
+	__ndp_lib_name_check "${1// /_}"
+	echo "ok $__ndp_lib_n - $1 # SKIP $2"
+}
+
+# ndp_lib_check NAME CMD...: pass if CMD exits 0; its output is shown as
+# TAP comments when it fails.
+ndp_lib_check()
+{
+	local __name=$1 out rc
+	shift
+	out=$("$@" 2>&1 </dev/null)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ndp_lib_pass "$__name"
+	else
+		ndp_lib_fail "$__name" "command failed (rc=$rc): $*"
+		[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/#   /' | tail -n 30
+	fi
+	return 0
+}
+
+# ndp_lib_expect_eq NAME EXPECTED ACTUAL
+ndp_lib_expect_eq()
+{
+	if [ "$2" = "$3" ]; then
+		ndp_lib_pass "$1"
+	else
+		ndp_lib_fail "$1" "expected '$2', got '$3'"
+	fi
+}
+
+# ndp_lib_info TEXT: a TAP comment.
+ndp_lib_info()
+{
+	echo "# $*"
+}
+
+# ndp_lib_done: print the summary comment and exit with the kselftest code.
+ndp_lib_done()
+{
+	echo "# $__ndp_lib_pass passed, $__ndp_lib_fail failed, $__ndp_lib_skip skipped"
+	if [ $__ndp_lib_fail -gt 0 ]; then
+		exit $KSFT_FAIL
+	elif [ $__ndp_lib_pass -eq 0 ] && [ $__ndp_lib_skip -gt 0 ]; then
+		exit $KSFT_SKIP
+	fi
+	exit $KSFT_PASS
+}
+
+# ndp_lib_require_root / ndp_lib_require_cmd CMD...: skip the whole script.
+ndp_lib_skip_all()
+{
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	[ "${NDP_EXPECT_ALL:-0}" = 1 ] && exit $KSFT_FAIL
+	exit $KSFT_SKIP
+}
+
+ndp_lib_require_cmd()
+{
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || ndp_lib_skip_all "missing command: $c"
+	done
+}
+
+# ndp_lib_load_modules [ndp] [sch_ndp]: modprobe, skip if impossible.
+ndp_lib_load_modules()
+{
+	local m
+	for m in "$@"; do
+		modprobe "$m" 2>/dev/null || ndp_lib_skip_all "cannot load module $m"
+	done
+}
+
+# ndp_lib_at_exit CMD: run CMD (a string) on exit, last added first.
+ndp_lib_at_exit()
+{
+	__ndp_lib_cleanups=("$1" "${__ndp_lib_cleanups[@]}")
+}
+
+__ndp_lib_cleanup()
+{
+	local c ns
+	for c in "${__ndp_lib_cleanups[@]}"; do
+		eval "$c" >/dev/null 2>&1
+	done
+	for ns in "${__ndp_lib_netns[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$ns" >/dev/null 2>&1
+	done
+}
+trap __ndp_lib_cleanup EXIT
+
+# ndp_lib_ns_new VAR...: create namespaces with random suffixes, store
+# their names in the given variables, bring lo up; removed on exit.
+ndp_lib_ns_new()
+{
+	local var name
+	for var in "$@"; do
+		name="$var-$(printf '%04x%04x' $RANDOM $RANDOM)"
+		ip netns add "$name" || return 1
+		ip -n "$name" link set lo up
+		ip netns exec "$name" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 2>/dev/null
+		__ndp_lib_netns+=("$name")
+		printf -v "$var" '%s' "$name"
+	done
+}
+
+# ndp_lib_link NS1 IF1 NS2 IF2 [MTU]: veth pair between two namespaces.
+ndp_lib_link()
+{
+	local mtu=${5:-${NDP_MTU:-9000}}
+	ip link add "$2" netns "$1" mtu "$mtu" type veth peer name "$4" netns "$3" mtu "$mtu" || return 1
+	ip -n "$1" link set "$2" up
+	ip -n "$3" link set "$4" up
+}
+
+# ndp_lib_topo_pair: hosts $ns_a (10.0.1.1, fd00:1::1) and $ns_b (10.0.1.2,
+# fd00:1::2) joined by one veth pair (eth0 in both), MTU $NDP_MTU or 9000.
+ndp_lib_topo_pair()
+{
+	ndp_lib_ns_new ns_a ns_b || return 1
+	ndp_lib_link "$ns_a" eth0 "$ns_b" eth0 || return 1
+	ip -n "$ns_a" addr add 10.0.1.1/24 dev eth0
+	ip -n "$ns_b" addr add 10.0.1.2/24 dev eth0
+	ip -n "$ns_a" addr add fd00:1::1/64 dev eth0 nodad
+	ip -n "$ns_b" addr add fd00:1::2/64 dev eth0 nodad
+}
+
+# ndp_lib_topo_switch [N]: N senders ($ns_h1..$ns_hN, 10.0.I.1 and
+# fd00:I::1) and one receiver $ns_rx (10.0.100.1, fd00:100::1) behind a
+# router namespace $ns_sw.  The switch's port towards host X is "tX" (its
+# egress is where sch_ndp goes: "tr" towards the receiver).  N defaults
+# to 1.
+ndp_lib_topo_switch()
+{
+	local n=${1:-1} i var
+	ndp_lib_ns_new ns_sw ns_rx || return 1
+	ip netns exec "$ns_sw" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+	ndp_lib_link "$ns_rx" eth0 "$ns_sw" tr || return 1
+	ip -n "$ns_rx" addr add 10.0.100.1/24 dev eth0
+	ip -n "$ns_rx" addr add fd00:100::1/64 dev eth0 nodad
+	ip -n "$ns_sw" addr add 10.0.100.254/24 dev tr
+	ip -n "$ns_sw" addr add fd00:100::fe/64 dev tr nodad
+	ip -n "$ns_rx" route add default via 10.0.100.254
+	ip -n "$ns_rx" -6 route add default via fd00:100::fe
+	for i in $(seq 1 "$n"); do
+		var=ns_h$i
+		ndp_lib_ns_new "$var" || return 1
+		ndp_lib_link "${!var}" eth0 "$ns_sw" "t$i" || return 1
+		ip -n "${!var}" addr add "10.0.$i.1/24" dev eth0
+		ip -n "${!var}" addr add "fd00:$i::1/64" dev eth0 nodad
+		ip -n "$ns_sw" addr add "10.0.$i.254/24" dev "t$i"
+		ip -n "$ns_sw" addr add "fd00:$i::fe/64" dev "t$i" nodad
+		ip -n "${!var}" route add default via "10.0.$i.254"
+		ip -n "${!var}" -6 route add default via "fd00:$i::fe"
+	done
+}
+
+# ndp_lib_stat NS NAME: value of counter NAME in /proc/net/ndp_stat of NS.
+ndp_lib_stat()
+{
+	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/ndp_stat
+}
+
+# ndp_lib_dmesg_clean: fail if the kernel log shows a splat (the VM
+# runner checks too; this pins it to the test that caused it).
+ndp_lib_dmesg_clean()
+{
+	! dmesg | grep -E 'BUG:|WARNING:|Oops|KASAN|refcount_t:|list_(add|del) corruption'
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# net.ndp.* sysctls: present in every namespace with their documented
+# defaults, bounded (out-of-range writes fail and change nothing), and
+# independent per namespace.
+. "$(dirname "$0")/lib.sh"
+
+ndp_lib_require_cmd sysctl
+ndp_lib_load_modules ndp
+ndp_lib_ns_new ns1 ns2 || ndp_lib_skip_all "cannot create a netns"
+
+# name default min max
+knobs="init_window 15 1 1024
+rto_min_us 20000 100 60000000
+rto_max_us 2000000 100 60000000
+link_rate_mbps 0 0 1000000
+pull_pacing_pct 99 1 100
+time_wait_ms 1000 0 600000
+max_embryonic 1024 1 1048576"
+
+ndp_lib_plan $(( $(echo "$knobs" | wc -l) * 3 + 3 ))
+
+sc() { ip netns exec "$1" sysctl -n "net.ndp.$2" 2>/dev/null; }
+
+while read -r knob def min max; do
+	ndp_lib_expect_eq "$knob defaults to $def" "$def" "$(sc "$ns1" "$knob")"
+	bounds()
+	{
+		local v
+		! ip netns exec "$ns1" sysctl -qw "net.ndp.$knob=$((max + 1))" 2>/dev/null || return 1
+		if [ "$min" -gt 0 ]; then
+			! ip netns exec "$ns1" sysctl -qw "net.ndp.$knob=$((min - 1))" 2>/dev/null || return 1
+		fi
+		! ip netns exec "$ns1" sysctl -qw "net.ndp.$knob=junk" 2>/dev/null || return 1
+		v=$(sc "$ns1" "$knob")
+		[ "$v" = "$def" ] || { echo "value changed to $v"; return 1; }
+		ip netns exec "$ns1" sysctl -qw "net.ndp.$knob=$max" || return 1
+		[ "$(sc "$ns1" "$knob")" = "$max" ] || return 1
+		ip netns exec "$ns1" sysctl -qw "net.ndp.$knob=$min" || return 1
+		[ "$(sc "$ns1" "$knob")" = "$min" ]
+	}
+	ndp_lib_check "$knob rejects out-of-range values and accepts [$min, $max]" bounds
+	ndp_lib_expect_eq "$knob in another netns is untouched" "$def" "$(sc "$ns2" "$knob")"
+done <<<"$knobs"
+
+ndp_lib_check "/proc/net/ndp_stat is per netns" \
+	ip netns exec "$ns2" grep -q '^InPkts 0$' /proc/net/ndp_stat
+
+netns_churn()
+{
+	local i n
+	for i in $(seq 20); do
+		n=churn-$i-$RANDOM
+		ip netns add "$n" || return 1
+		ip netns exec "$n" sysctl -qw net.ndp.init_window=7 || return 1
+		ip netns del "$n" || return 1
+	done
+}
+ndp_lib_check "20 namespaces created and deleted" netns_churn
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
