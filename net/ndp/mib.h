@@ -13,11 +13,38 @@
 
 enum ndp_mib_field {
 	NDP_MIB_NUM = 0,
-	NDP_MIB_INPKTS,		/* packets handed to ndp by IP */
-	NDP_MIB_INERRS,		/* dropped: malformed, bad checksum */
-	NDP_MIB_INCSUMERRS,	/* of which: header or payload checksum */
-	NDP_MIB_NOSOCK,		/* no socket for a packet */
-	NDP_MIB_OUTRSTS,	/* RST control replies sent */
+	NDP_MIB_INPKTS,		/* InPkts: packets handed to ndp by IP */
+	NDP_MIB_INERRS,		/* InErrs: dropped: malformed, bad checksum */
+	NDP_MIB_INCSUMERRS,	/* InCsumErrs: of which header or payload csum */
+	NDP_MIB_NOSOCK,		/* NoSocket: no socket for a packet */
+	NDP_MIB_OUTRSTS,	/* OutRsts: RST control replies sent */
+	NDP_MIB_INRSTS,		/* InRsts: RST control packets received */
+	NDP_MIB_OUTDATA,	/* OutData: DATA packets sent (incl. rtx) */
+	NDP_MIB_INDATA,		/* InData: intact DATA packets received */
+	NDP_MIB_INTRIMMED,	/* InTrimmed: trimmed headers received */
+	NDP_MIB_OUTACKS,	/* OutAcks: ACK (and PULLACK) sent */
+	NDP_MIB_INACKS,		/* InAcks: ACK received */
+	NDP_MIB_OUTNACKS,	/* OutNacks: NACK sent */
+	NDP_MIB_INNACKS,	/* InNacks: NACK received */
+	NDP_MIB_OUTPULLS,	/* OutPulls: PULL sent (incl. PULLACK) */
+	NDP_MIB_INPULLS,	/* InPulls: PULL received (incl. PULLACK) */
+	NDP_MIB_OUTPULLACKS,	/* OutPullAcks: combined PULLACK sent */
+	NDP_MIB_RTXNACK,	/* RtxNack: retransmissions caused by NACK */
+	NDP_MIB_RTXTIMEOUT,	/* RtxTimeout: retransmissions caused by RTO */
+	NDP_MIB_RTOS,		/* Rtos: RTO timer expirations */
+	NDP_MIB_INRTS,		/* InRts: returned-to-sender headers received */
+	NDP_MIB_RTSRESENT,	/* RtsResent: of which resent at once */
+	NDP_MIB_PULLSPURGED,	/* PullsPurged: pending pulls dropped after LAST */
+	NDP_MIB_REPLAYREJECTED,	/* ReplayRejected: first-window packet of a
+				 * finished (time-wait) connection ignored */
+	NDP_MIB_INDUPS,		/* InDups: duplicate DATA received */
+	NDP_MIB_PASSIVEOPENS,	/* PassiveOpens: connections created by a
+				 * first window */
+	NDP_MIB_ACTIVEOPENS,	/* ActiveOpens: connections opened by connect */
+	NDP_MIB_EMBRYONICDROPS,	/* EmbryonicDrops: first windows refused,
+				 * backlog or max_embryonic full */
+	NDP_MIB_RCVQDROPS,	/* RcvQDrops: DATA dropped, receive memory full */
+	NDP_MIB_ESTABRESETS,	/* EstabResets: connections reset */
 	NDP_MIB_MAX
 };
 
