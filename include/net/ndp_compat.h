@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 
 /*
  * Sysctl tables: 6.1 needs an empty sentinel entry at the end and has no
@@ -24,20 +25,23 @@ static inline struct ctl_table_header *
 ndp_register_net_sysctl(struct net *net, const char *path,
 			struct ctl_table *table, size_t n)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 	return register_net_sysctl_sz(net, path, table, n - 1);
 #else
 	return register_net_sysctl(net, path, table);
 #endif
 }
 
-/* struct proto gained ipv6_pinfo_offset in 6.6 (before: end of object). */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
-#define NDP_PROTO_IPV6_PINFO(type, member)	\
-	.ipv6_pinfo_offset = offsetof(type, member),
-#else
-#define NDP_PROTO_IPV6_PINFO(type, member)
+/*
+ * struct proto gained ipv6_pinfo_offset in 6.6; before, the ipv6_pinfo
+ * had to be the last member of the socket object, which NDP keeps anyway.
+ */
+static inline void ndp_proto_set_ipv6_pinfo(struct proto *prot, size_t offset)
+{
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
+	prot->ipv6_pinfo_offset = offset;
 #endif
+}
 
 /*
  * Qdisc autoload: 6.1 asks for module "sch_<kind>", which is our name;
@@ -48,7 +52,7 @@ ndp_register_net_sysctl(struct net *net, const char *path,
 #endif
 
 /* timer_shutdown_sync() appeared in 6.2. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define timer_shutdown_sync(t)	del_timer_sync(t)
 #endif
 

@@ -103,7 +103,6 @@ static struct proto ndpv6_prot = {
 	.hash		= ndp_hash,
 	.unhash		= ndp_unhash,
 	.obj_size	= sizeof(struct ndp6_sock),
-	NDP_PROTO_IPV6_PINFO(struct ndp6_sock, inet6)
 };
 
 static const struct proto_ops ndp_inet_ops = {
@@ -313,6 +312,7 @@ static int __init ndp_init(void)
 		ndpv6_protosw[i].protocol = ndp_ipproto;
 	}
 
+	ndp_proto_set_ipv6_pinfo(&ndpv6_prot, offsetof(struct ndp6_sock, inet6));
 	err = proto_register(&ndp_prot, 1);
 	if (err)
 		return err;
