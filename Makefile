@@ -22,7 +22,7 @@ PROJECT		:= $(CURDIR)
 export CONFIG_NDP := m
 export CONFIG_NET_SCH_NDP := m
 
-SOURCES := $(shell find net include -name '*.[ch]' 2>/dev/null)
+SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null)
 
 .PHONY: all modules clean check sparse checkpatch tools test demo bench help
 
