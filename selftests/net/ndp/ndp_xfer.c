@@ -1,0 +1,1422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ndp_xfer: data-integrity and socket-API checks for the NDP selftests,
+ * with identical code for NDP and TCP (the socket type is the only
+ * difference), so every check can be developed and proven on TCP first.
+ *
+ *   ndp_xfer [-p ndp|tcp] [-4|-6] [-P PORT] [-s SEED] [-T SECS] MODE ...
+ *
+ *   server [-b ADDR] [-n CONNS] [-S BYTES] [-E BYTES] [-L SECS]
+ *   client -H ADDR  [-n CONNS] [-S BYTES] [-E BYTES]
+ *	Transfer deterministic pseudo-random data.  Every connection sends
+ *	-S bytes, then shuts down writing, and reads until EOF (so "both
+ *	directions at once" is simply -S on both ends).  The server serves
+ *	-n connections, then keeps listening -L seconds more and counts any
+ *	extra connection it accepts (replay test).  Each end prints one line
+ *	per connection:
+ *
+ *	  conn KEY tx BYTES SHA256 rx BYTES SHA256 STATUS
+ *
+ *	KEY is the client's port, the same on both ends; the test joins the
+ *	two outputs on it and compares one end's tx with the other's rx.
+ *	The stream of each direction is derived from (SEED, KEY, direction),
+ *	so the receiver also checks every byte itself: STATUS is "ok",
+ *	"corrupt@OFFSET", "short" (fewer bytes than -E) or "long", or an
+ *	errno name.  The server ends with "accepted N extra M".  Exit 0 only
+ *	if every connection is ok.
+ *
+ *   probe NAME|all [-H ADDR] [-N NETNS_PATH]
+ *	errno and poll semantics, one TAP line per check; both ends run in
+ *	this process (the listener in another network namespace with -N,
+ *	e.g. /run/netns/NAME, so packets cross a real link).  NAME is one of
+ *	refused eagain rdhup rcvtimeo sndtimeo addrinuse notconn epipe peek
+ *	waitall names.
+ *
+ *   gen -S BYTES -k KEY [-d c|s]  write a stream to stdout (to check the
+ *	digests against sha256sum)
+ *   selftest                      SHA-256 known answers
+ *
+ * The default protocol comes from $NDP_TEST_PROTO (else ndp).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/ndp.h>
+
+#include "ndp_test.h"
+#include "sha256.h"
+
+#define XFER_BUF	(64 * 1024)
+#define XFER_MAX_CONNS	4096
+
+static struct {
+	int family;
+	bool ndp;
+	int port;
+	uint64_t seed;
+	int timeout_s;
+	const char *host;
+	const char *bind;
+	const char *netns;
+	int conns;
+	uint64_t send;
+	int64_t expect;		/* -1: any */
+	int linger_s;
+} opt = {
+	.family = AF_INET,
+	.ndp = true,
+	.port = 5201,
+	.seed = 1,
+	.timeout_s = 300,
+	.conns = 1,
+	.expect = -1,
+};
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "ndp_xfer: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(KSFT_FAIL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *errname(int e)
+{
+	static char buf[16];
+
+	switch (e) {
+	case 0: return "0";
+	case EAGAIN: return "EAGAIN";
+	case EPIPE: return "EPIPE";
+	case ENOTCONN: return "ENOTCONN";
+	case ECONNREFUSED: return "ECONNREFUSED";
+	case ECONNRESET: return "ECONNRESET";
+	case EADDRINUSE: return "EADDRINUSE";
+	case EINVAL: return "EINVAL";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	case EINPROGRESS: return "EINPROGRESS";
+	case EISCONN: return "EISCONN";
+	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
+	case ESOCKTNOSUPPORT: return "ESOCKTNOSUPPORT";
+	case EHOSTUNREACH: return "EHOSTUNREACH";
+	case ENETUNREACH: return "ENETUNREACH";
+	case EINTR: return "EINTR";
+	}
+	snprintf(buf, sizeof(buf), "errno%d", e);
+	return buf;
+}
+
+/* ---- deterministic streams ------------------------------------------ */
+
+/*
+ * One direction of one connection: splitmix64 over a counter, 8 bytes per
+ * step, so a stream is reproducible from its key alone and any slicing of
+ * reads and writes produces the same bytes.
+ */
+struct xfer_gen {
+	uint64_t ctr;
+	uint8_t word[8];
+	unsigned int used;	/* bytes of @word already handed out */
+};
+
+static uint64_t xfer_mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void xfer_gen_init(struct xfer_gen *g, uint64_t seed, unsigned int key,
+			  char dir)
+{
+	g->ctr = xfer_mix(seed * 0x9e3779b97f4a7c15ULL + ((uint64_t)key << 8) + dir);
+	g->used = 8;
+}
+
+static void xfer_gen_fill(struct xfer_gen *g, uint8_t *p, size_t n)
+{
+	while (n) {
+		if (g->used == 8) {
+			uint64_t v = xfer_mix(g->ctr++);
+
+			if (n >= 8) {	/* fast path, whole words */
+				memcpy(p, &v, 8);
+				p += 8;
+				n -= 8;
+				continue;
+			}
+			memcpy(g->word, &v, 8);
+			g->used = 0;
+		}
+		*p++ = g->word[g->used++];
+		n--;
+	}
+}
+
+/* ---- addresses and sockets ----------------------------------------- */
+
+static int xfer_socket(int family)
+{
+	int fd;
+
+	if (opt.ndp)
+		fd = socket(family, SOCK_NDP, 0);
+	else
+		fd = socket(family, SOCK_STREAM, 0);
+	return fd;
+}
+
+static socklen_t xfer_addr(struct sockaddr_storage *ss, const char *host,
+			   int port)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (opt.family == AF_INET) {
+		struct sockaddr_in *sin = (void *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		if (!host)
+			sin->sin_addr.s_addr = htonl(INADDR_ANY);
+		else if (inet_pton(AF_INET, host, &sin->sin_addr) != 1)
+			die("bad IPv4 address '%s'", host);
+		return sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (void *)ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		if (!host)
+			sin6->sin6_addr = in6addr_any;
+		else if (inet_pton(AF_INET6, host, &sin6->sin6_addr) != 1)
+			die("bad IPv6 address '%s'", host);
+		return sizeof(*sin6);
+	}
+}
+
+static int xfer_port_of(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
+	return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+}
+
+static const char *xfer_ntop(const struct sockaddr_storage *ss)
+{
+	static char buf[INET6_ADDRSTRLEN + 16];
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (ss->ss_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, a, sizeof(a));
+	else if (ss->ss_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, a, sizeof(a));
+	snprintf(buf, sizeof(buf), "%s:%d", a, xfer_port_of(ss));
+	return buf;
+}
+
+/* Same address and port (family-aware, ignoring flow info and scope). */
+static bool xfer_addr_eq(const struct sockaddr_storage *a,
+			 const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+
+		return x->sin_port == y->sin_port &&
+		       x->sin_addr.s_addr == y->sin_addr.s_addr;
+	} else {
+		const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+
+		return x->sin6_port == y->sin6_port &&
+		       !memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr));
+	}
+}
+
+static void xfer_set_nonblock(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+}
+
+/*
+ * Run socket() in the network namespace at @path (when given) and come
+ * back: a socket stays in the namespace it was created in, so one process
+ * can own both ends of a link between two namespaces.
+ */
+static int xfer_socket_in(const char *path, int family)
+{
+	int self, target, fd, saved;
+
+	if (!path)
+		return xfer_socket(family);
+	self = open("/proc/self/ns/net", O_RDONLY);
+	target = open(path, O_RDONLY);
+	if (self < 0 || target < 0)
+		die("open netns %s: %s", path, strerror(errno));
+	if (setns(target, CLONE_NEWNET))
+		die("setns %s: %s", path, strerror(errno));
+	fd = xfer_socket(family);
+	saved = errno;
+	if (setns(self, CLONE_NEWNET))
+		die("setns back: %s", strerror(errno));
+	close(self);
+	close(target);
+	errno = saved;
+	return fd;
+}
+
+/* A listening socket on @host (any address if NULL) and @port (0: any). */
+static int xfer_listen(const char *netns, const char *host, int port,
+		       int backlog, int *bound_port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, one = 1;
+
+	fd = xfer_socket_in(netns, opt.family);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	len = xfer_addr(&ss, host, port);
+	if (bind(fd, (struct sockaddr *)&ss, len))
+		die("bind %s: %s", xfer_ntop(&ss), strerror(errno));
+	if (listen(fd, backlog))
+		die("listen: %s", strerror(errno));
+	if (bound_port) {
+		len = sizeof(ss);
+		getsockname(fd, (struct sockaddr *)&ss, &len);
+		*bound_port = xfer_port_of(&ss);
+	}
+	return fd;
+}
+
+/* ---- transfer engine --------------------------------------------------- */
+
+struct xfer_conn {
+	int fd;
+	unsigned int key;
+	bool active;
+	bool connecting;
+	/* transmit */
+	uint64_t tx_left, tx_bytes;
+	struct xfer_gen tx_gen;
+	struct sha256_ctx tx_sha;
+	uint8_t *txbuf;
+	size_t tx_off, tx_len;
+	bool tx_done;
+	/* receive */
+	uint64_t rx_bytes;
+	struct xfer_gen rx_gen;
+	struct sha256_ctx rx_sha;
+	int64_t bad_off;	/* first corrupt byte, -1 if none */
+	bool rx_eof;
+	int err;
+};
+
+static struct xfer_conn *conns;
+static int nconns, ndone, nfailed, epfd;
+static uint8_t rxbuf[XFER_BUF], expbuf[XFER_BUF];
+
+static void xfer_conn_start(struct xfer_conn *c, int fd, unsigned int key,
+			    bool client)
+{
+	struct epoll_event ev = {
+		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP,
+		.data.ptr = c,
+	};
+
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->key = key;
+	c->active = true;
+	c->tx_left = opt.send;
+	xfer_gen_init(&c->tx_gen, opt.seed, key, client ? 'c' : 's');
+	xfer_gen_init(&c->rx_gen, opt.seed, key, client ? 's' : 'c');
+	sha256_init(&c->tx_sha);
+	sha256_init(&c->rx_sha);
+	c->bad_off = -1;
+	c->txbuf = malloc(XFER_BUF);
+	if (!c->txbuf)
+		die("out of memory");
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev))
+		die("epoll_ctl: %s", strerror(errno));
+}
+
+static void xfer_conn_finish(struct xfer_conn *c)
+{
+	char txh[SHA256_HEX_LEN], rxh[SHA256_HEX_LEN], status[48];
+
+	sha256_final_hex(&c->tx_sha, txh);
+	sha256_final_hex(&c->rx_sha, rxh);
+	if (c->err)
+		snprintf(status, sizeof(status), "%s", errname(c->err));
+	else if (c->bad_off >= 0)
+		snprintf(status, sizeof(status), "corrupt@%lld", (long long)c->bad_off);
+	else if (opt.expect >= 0 && c->rx_bytes < (uint64_t)opt.expect)
+		snprintf(status, sizeof(status), "short");
+	else if (opt.expect >= 0 && c->rx_bytes > (uint64_t)opt.expect)
+		snprintf(status, sizeof(status), "long");
+	else
+		snprintf(status, sizeof(status), "ok");
+	if (strcmp(status, "ok"))
+		nfailed++;
+	printf("conn %u tx %llu %s rx %llu %s %s\n", c->key,
+	       (unsigned long long)c->tx_bytes, txh,
+	       (unsigned long long)c->rx_bytes, rxh, status);
+	fflush(stdout);
+	epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	free(c->txbuf);
+	c->txbuf = NULL;
+	c->active = false;
+	ndone++;
+}
+
+static void xfer_conn_fail(struct xfer_conn *c, int err)
+{
+	if (!c->err)
+		c->err = err;
+	xfer_conn_finish(c);
+}
+
+/* Returns false if the connection ended (finished or failed). */
+static bool xfer_conn_tx(struct xfer_conn *c)
+{
+	ssize_t n;
+
+	while (!c->tx_done) {
+		if (c->tx_off == c->tx_len) {
+			size_t chunk = c->tx_left < XFER_BUF ? c->tx_left : XFER_BUF;
+
+			if (!chunk) {
+				if (shutdown(c->fd, SHUT_WR)) {
+					xfer_conn_fail(c, errno);
+					return false;
+				}
+				c->tx_done = true;
+				break;
+			}
+			xfer_gen_fill(&c->tx_gen, c->txbuf, chunk);
+			sha256_update(&c->tx_sha, c->txbuf, chunk);
+			c->tx_left -= chunk;
+			c->tx_off = 0;
+			c->tx_len = chunk;
+		}
+		n = send(c->fd, c->txbuf + c->tx_off, c->tx_len - c->tx_off,
+			 MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return true;
+			xfer_conn_fail(c, errno);
+			return false;
+		}
+		c->tx_off += n;
+		c->tx_bytes += n;
+	}
+	return true;
+}
+
+static bool xfer_conn_rx(struct xfer_conn *c)
+{
+	ssize_t n;
+	int budget = 64;	/* be fair to other connections */
+
+	while (!c->rx_eof && budget--) {
+		n = recv(c->fd, rxbuf, sizeof(rxbuf), 0);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return true;
+			xfer_conn_fail(c, errno);
+			return false;
+		}
+		if (n == 0) {
+			c->rx_eof = true;
+			break;
+		}
+		sha256_update(&c->rx_sha, rxbuf, n);
+		xfer_gen_fill(&c->rx_gen, expbuf, n);
+		if (c->bad_off < 0 && memcmp(rxbuf, expbuf, n)) {
+			ssize_t i = 0;
+
+			while (rxbuf[i] == expbuf[i])
+				i++;
+			c->bad_off = c->rx_bytes + i;
+		}
+		c->rx_bytes += n;
+	}
+	return true;
+}
+
+static void xfer_conn_event(struct xfer_conn *c, uint32_t ev)
+{
+	if (c->connecting) {
+		int err = 0;
+		socklen_t len = sizeof(err);
+
+		if (!(ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+			return;
+		getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+		if (err) {
+			xfer_conn_fail(c, err);
+			return;
+		}
+		c->connecting = false;
+	}
+	if ((ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) &&
+	    !xfer_conn_rx(c))
+		return;
+	if ((ev & (EPOLLOUT | EPOLLHUP | EPOLLERR)) && !xfer_conn_tx(c))
+		return;
+	if (c->tx_done && c->rx_eof) {
+		xfer_conn_finish(c);
+		return;
+	}
+	if (c->tx_done) {	/* only reading is left: stop EPOLLOUT wakeups */
+		struct epoll_event e = {
+			.events = EPOLLIN | EPOLLRDHUP,
+			.data.ptr = c,
+		};
+
+		epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &e);
+	}
+}
+
+static void xfer_report_stuck(void)
+{
+	int i;
+
+	for (i = 0; i < nconns; i++) {
+		struct xfer_conn *c = &conns[i];
+
+		if (!c->active)
+			continue;
+		fprintf(stderr, "ndp_xfer: conn %u stuck: tx %llu/%llu%s rx %llu%s\n",
+			c->key, (unsigned long long)c->tx_bytes,
+			(unsigned long long)opt.send,
+			c->tx_done ? " (shut)" : "",
+			(unsigned long long)c->rx_bytes, c->rx_eof ? " (eof)" : "");
+		c->err = ETIMEDOUT;
+		xfer_conn_finish(c);
+	}
+}
+
+static int xfer_client(void)
+{
+	struct epoll_event evs[64];
+	struct sockaddr_storage ss, local;
+	socklen_t len;
+	double deadline = now_s() + opt.timeout_s;
+	int i, n;
+
+	if (!opt.host)
+		die("client needs -H ADDR");
+	conns = calloc(opt.conns, sizeof(*conns));
+	epfd = epoll_create1(0);
+	if (!conns || epfd < 0)
+		die("setup: %s", strerror(errno));
+	len = xfer_addr(&ss, opt.host, opt.port);
+	for (i = 0; i < opt.conns; i++) {
+		int fd = xfer_socket(opt.family);
+		socklen_t llen = sizeof(local);
+
+		if (fd < 0)
+			die("socket: %s", strerror(errno));
+		xfer_set_nonblock(fd, true);
+		if (connect(fd, (struct sockaddr *)&ss, len) && errno != EINPROGRESS)
+			die("connect %s: %s", xfer_ntop(&ss), strerror(errno));
+		if (getsockname(fd, (struct sockaddr *)&local, &llen) ||
+		    !xfer_port_of(&local))
+			die("getsockname after connect gave no port");
+		xfer_conn_start(&conns[i], fd, xfer_port_of(&local), true);
+		conns[i].connecting = !opt.ndp || errno == EINPROGRESS;
+		nconns++;
+	}
+	while (ndone < nconns) {
+		int wait_ms = (deadline - now_s()) * 1000;
+
+		if (wait_ms <= 0) {
+			fprintf(stderr, "ndp_xfer: timed out after %d s\n", opt.timeout_s);
+			xfer_report_stuck();
+			break;
+		}
+		n = epoll_wait(epfd, evs, 64, wait_ms);
+		if (n < 0 && errno != EINTR)
+			die("epoll_wait: %s", strerror(errno));
+		for (i = 0; i < n; i++) {
+			struct xfer_conn *c = evs[i].data.ptr;
+
+			if (c->active)
+				xfer_conn_event(c, evs[i].events);
+		}
+	}
+	return nfailed ? KSFT_FAIL : KSFT_PASS;
+}
+
+static int xfer_server(void)
+{
+	struct epoll_event evs[64], lev = { .events = EPOLLIN };
+	double deadline = now_s() + opt.timeout_s, linger_end = 0;
+	int lfd, i, n, accepted = 0, extra = 0, cap;
+
+	cap = opt.conns + XFER_MAX_CONNS;
+	conns = calloc(cap, sizeof(*conns));
+	epfd = epoll_create1(0);
+	if (!conns || epfd < 0)
+		die("setup: %s", strerror(errno));
+	lfd = xfer_listen(NULL, opt.bind, opt.port,
+			  opt.conns + 64 > 4096 ? 4096 : opt.conns + 64, NULL);
+	xfer_set_nonblock(lfd, true);
+	lev.data.ptr = NULL;
+	epoll_ctl(epfd, EPOLL_CTL_ADD, lfd, &lev);
+	fprintf(stderr, "ndp_xfer: listening\n");
+
+	for (;;) {
+		double t = now_s();
+		int wait_ms;
+
+		if (ndone == nconns && accepted >= opt.conns) {
+			if (!linger_end)
+				linger_end = t + opt.linger_s;
+			if (t >= linger_end)
+				break;
+		}
+		if (t >= deadline) {
+			fprintf(stderr, "ndp_xfer: timed out after %d s (%d/%d accepted)\n",
+				opt.timeout_s, accepted, opt.conns);
+			xfer_report_stuck();
+			nfailed++;
+			break;
+		}
+		wait_ms = ((linger_end ? linger_end : deadline) - t) * 1000 + 1;
+		n = epoll_wait(epfd, evs, 64, wait_ms);
+		if (n < 0 && errno != EINTR)
+			die("epoll_wait: %s", strerror(errno));
+		for (i = 0; i < n; i++) {
+			struct xfer_conn *c = evs[i].data.ptr;
+
+			if (c) {
+				if (c->active)
+					xfer_conn_event(c, evs[i].events);
+				continue;
+			}
+			for (;;) {
+				struct sockaddr_storage peer;
+				socklen_t plen = sizeof(peer);
+				int fd = accept4(lfd, (struct sockaddr *)&peer, &plen,
+						 SOCK_NONBLOCK);
+
+				if (fd < 0) {
+					if (errno != EAGAIN && errno != EINTR &&
+					    errno != ECONNABORTED)
+						die("accept: %s", strerror(errno));
+					break;
+				}
+				if (nconns == cap)
+					die("too many connections");
+				if (accepted++ >= opt.conns) {
+					extra++;
+					fprintf(stderr, "ndp_xfer: extra connection from %s\n",
+						xfer_ntop(&peer));
+				}
+				xfer_conn_start(&conns[nconns++], fd,
+						xfer_port_of(&peer), false);
+			}
+		}
+	}
+	printf("accepted %d extra %d\n", accepted, extra);
+	return nfailed || accepted < opt.conns ? KSFT_FAIL : KSFT_PASS;
+}
+
+/* ---- probes ----------------------------------------------------------- */
+
+/* A connected pair: client @c (this netns), server @s (opt.netns). */
+struct xfer_pair {
+	int c, s, lfd, port;
+	struct sockaddr_storage srv;
+	socklen_t srvlen;
+};
+
+static bool xfer_wait(int fd, short events, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	return poll(&p, 1, ms) == 1;
+}
+
+static const char *xfer_probe_host(void)
+{
+	if (opt.host)
+		return opt.host;
+	return opt.family == AF_INET ? "127.0.0.1" : "::1";
+}
+
+/*
+ * Connect and make the server see the connection.  NDP's connect() sends
+ * nothing, so the listener only learns of a connection when data
+ * arrives: the client sends one byte, which the server consumes.
+ */
+static bool xfer_pair_open(struct xfer_pair *p)
+{
+	char b;
+
+	memset(p, 0, sizeof(*p));
+	p->c = p->s = -1;
+	p->lfd = xfer_listen(opt.netns, xfer_probe_host(), 0, 16, &p->port);
+	p->srvlen = xfer_addr(&p->srv, xfer_probe_host(), p->port);
+	p->c = xfer_socket(opt.family);
+	if (p->c < 0) {
+		printf("# socket: %s\n", strerror(errno));
+		return false;
+	}
+	if (connect(p->c, (struct sockaddr *)&p->srv, p->srvlen)) {
+		printf("# connect: %s\n", strerror(errno));
+		return false;
+	}
+	if (send(p->c, "!", 1, MSG_NOSIGNAL) != 1) {
+		printf("# first send: %s\n", strerror(errno));
+		return false;
+	}
+	if (!xfer_wait(p->lfd, POLLIN, 10000)) {
+		printf("# listener saw no connection in 10 s\n");
+		return false;
+	}
+	p->s = accept(p->lfd, NULL, NULL);
+	if (p->s < 0) {
+		printf("# accept: %s\n", strerror(errno));
+		return false;
+	}
+	if (!xfer_wait(p->s, POLLIN, 10000) || recv(p->s, &b, 1, 0) != 1 || b != '!') {
+		printf("# first byte did not arrive\n");
+		return false;
+	}
+	return true;
+}
+
+static void xfer_pair_close(struct xfer_pair *p)
+{
+	if (p->c >= 0)
+		close(p->c);
+	if (p->s >= 0)
+		close(p->s);
+	if (p->lfd >= 0)
+		close(p->lfd);
+	p->c = p->s = p->lfd = -1;
+}
+
+/* Drain @fd without blocking; returns bytes read, -1 on error. */
+static ssize_t xfer_drain(int fd)
+{
+	ssize_t n, total = 0;
+
+	for (;;) {
+		n = recv(fd, rxbuf, sizeof(rxbuf), MSG_DONTWAIT);
+		if (n > 0) {
+			total += n;
+			continue;
+		}
+		if (n == 0 || errno == EAGAIN)
+			return total;
+		return -1;
+	}
+}
+
+static void probe_refused(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int lfd, port, fd, err = 0, r;
+	double t0;
+
+	/* A port that surely has no listener: bind one, close it. */
+	lfd = xfer_listen(opt.netns, xfer_probe_host(), 0, 1, &port);
+	close(lfd);
+	len = xfer_addr(&ss, xfer_probe_host(), port);
+	fd = xfer_socket(opt.family);
+	r = connect(fd, (struct sockaddr *)&ss, len);
+	if (r) {
+		ndp_test_expect(errno == ECONNREFUSED,
+				"refused: connect() to a port without listener: %s",
+				errname(errno));
+		close(fd);
+		return;
+	}
+	/* Zero-RTT: the first send carries the SYN; the RST comes back. */
+	if (send(fd, "hello", 5, MSG_NOSIGNAL) < 0)
+		err = errno;
+	t0 = now_s();
+	while (!err && now_s() - t0 < 10) {
+		char b;
+
+		if (!xfer_wait(fd, POLLIN | POLLERR, 10000))
+			break;
+		r = recv(fd, &b, 1, MSG_DONTWAIT);
+		if (r < 0 && errno != EAGAIN)
+			err = errno;
+		else if (r == 0)
+			break;
+	}
+	ndp_test_expect(err == ECONNREFUSED,
+			"refused: zero-RTT connect, send, then recv sees ECONNREFUSED (got %s)",
+			errname(err));
+	close(fd);
+}
+
+static void probe_eagain(void)
+{
+	struct xfer_pair p;
+	struct epoll_event ev = { .events = EPOLLOUT }, out;
+	uint64_t sent = 0, got = 0;
+	bool eagain = false, epollout = false;
+	ssize_t n;
+	double t0;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("eagain: connected pair");
+		goto out;
+	}
+	xfer_set_nonblock(p.c, true);
+	memset(rxbuf, 'x', sizeof(rxbuf));
+	t0 = now_s();
+	while (sent < (1ULL << 30) && now_s() - t0 < 30) {
+		n = send(p.c, rxbuf, sizeof(rxbuf), MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EAGAIN) {
+				/* Let the stack move what it can, then retry once. */
+				usleep(200000);
+				n = send(p.c, rxbuf, sizeof(rxbuf), MSG_NOSIGNAL);
+				if (n < 0 && errno == EAGAIN) {
+					eagain = true;
+					break;
+				}
+				if (n > 0)
+					sent += n;
+				continue;
+			}
+			break;
+		}
+		sent += n;
+	}
+	ndp_test_expect(eagain, "eagain: non-blocking send to a non-reading peer "
+			"hits EAGAIN (after %llu bytes, last %s)",
+			(unsigned long long)sent, errname(eagain ? EAGAIN : errno));
+	if (!eagain)
+		goto out;
+
+	{
+		int ep = epoll_create1(0);
+
+		ev.data.fd = p.c;
+		epoll_ctl(ep, EPOLL_CTL_ADD, p.c, &ev);
+		ndp_test_expect(epoll_wait(ep, &out, 1, 300) == 0,
+				"eagain: no EPOLLOUT while the send buffer is full");
+		/* The peer starts reading: the writer must be woken. */
+		t0 = now_s();
+		while (now_s() - t0 < 20) {
+			n = xfer_drain(p.s);
+			if (n < 0)
+				break;
+			got += n;
+			if (epoll_wait(ep, &out, 1, 10) == 1 && (out.events & EPOLLOUT)) {
+				epollout = true;
+				break;
+			}
+		}
+		close(ep);
+	}
+	ndp_test_expect(epollout, "eagain: EPOLLOUT once the peer reads (%llu read)",
+			(unsigned long long)got);
+	n = send(p.c, rxbuf, 1000, MSG_NOSIGNAL);
+	ndp_test_expect(n > 0, "eagain: send succeeds after EPOLLOUT (%zd)", n);
+	if (n > 0)
+		sent += n;
+	/* Everything sent arrives: nothing lost at the EAGAIN boundary. */
+	shutdown(p.c, SHUT_WR);
+	xfer_set_nonblock(p.s, false);
+	{
+		struct timeval tv = { .tv_sec = 20 };
+
+		setsockopt(p.s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	while ((n = recv(p.s, rxbuf, sizeof(rxbuf), 0)) > 0)
+		got += n;
+	ndp_test_expect(got == sent, "eagain: the reader gets every byte "
+			"(%llu of %llu)", (unsigned long long)got,
+			(unsigned long long)sent);
+out:
+	xfer_pair_close(&p);
+}
+
+static void probe_rdhup(void)
+{
+	struct xfer_pair p;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP }, out = { 0 };
+	char buf[8];
+	int ep, r;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("rdhup: connected pair");
+		goto out;
+	}
+	ep = epoll_create1(0);
+	ev.data.fd = p.s;
+	epoll_ctl(ep, EPOLL_CTL_ADD, p.s, &ev);
+	ndp_test_expect(epoll_wait(ep, &out, 1, 200) == 0,
+			"rdhup: no event before the peer shuts down");
+	shutdown(p.c, SHUT_WR);
+	r = epoll_wait(ep, &out, 1, 10000);
+	ndp_test_expect(r == 1 && (out.events & EPOLLRDHUP),
+			"rdhup: EPOLLRDHUP after peer shutdown(SHUT_WR) (events 0x%x)",
+			r == 1 ? out.events : 0);
+	r = recv(p.s, buf, sizeof(buf), MSG_DONTWAIT);
+	ndp_test_expect(r == 0, "rdhup: recv returns 0 (EOF) (%d %s)", r,
+			r < 0 ? errname(errno) : "");
+	/* Half close: the other direction still works. */
+	r = send(p.s, "bye", 3, MSG_NOSIGNAL);
+	if (r == 3 && xfer_wait(p.c, POLLIN, 10000))
+		r = recv(p.c, buf, sizeof(buf), 0);
+	else
+		r = -1;
+	ndp_test_expect(r == 3 && !memcmp(buf, "bye", 3),
+			"rdhup: data still flows the other way after SHUT_WR");
+	close(ep);
+out:
+	xfer_pair_close(&p);
+}
+
+static void probe_rcvtimeo(void)
+{
+	struct xfer_pair p;
+	struct timeval tv = { .tv_usec = 300000 };
+	char b;
+	double t0, dt;
+	int r, e;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("rcvtimeo: connected pair");
+		goto out;
+	}
+	setsockopt(p.c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	t0 = now_s();
+	r = recv(p.c, &b, 1, 0);
+	e = errno;
+	dt = now_s() - t0;
+	ndp_test_expect(r < 0 && (e == EAGAIN || e == EWOULDBLOCK) && dt >= 0.25,
+			"rcvtimeo: blocking recv with SO_RCVTIMEO 300 ms fails "
+			"with EAGAIN after %.0f ms (%d %s)", dt * 1000, r,
+			r < 0 ? errname(e) : "");
+	/* The socket is still usable after the timeout. */
+	send(p.s, "z", 1, MSG_NOSIGNAL);
+	tv.tv_sec = 10;
+	tv.tv_usec = 0;
+	setsockopt(p.c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	r = recv(p.c, &b, 1, 0);
+	ndp_test_expect(r == 1 && b == 'z', "rcvtimeo: data after a timeout is received");
+out:
+	xfer_pair_close(&p);
+}
+
+static void probe_sndtimeo(void)
+{
+	struct xfer_pair p;
+	struct timeval tv = { .tv_usec = 300000 };
+	uint64_t sent = 0;
+	double t0, dt = 0;
+	ssize_t n = 0;
+	int e = 0;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("sndtimeo: connected pair");
+		goto out;
+	}
+	setsockopt(p.c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	memset(rxbuf, 'y', sizeof(rxbuf));
+	t0 = now_s();
+	while (now_s() - t0 < 60) {
+		double t1 = now_s();
+
+		n = send(p.c, rxbuf, sizeof(rxbuf), MSG_NOSIGNAL);
+		if (n < 0) {
+			e = errno;
+			dt = now_s() - t1;
+			break;
+		}
+		sent += n;
+		if (n < (ssize_t)sizeof(rxbuf)) {	/* partial: timed out */
+			dt = now_s() - t1;
+			e = EAGAIN;
+			n = -1;
+			break;
+		}
+	}
+	ndp_test_expect(n < 0 && e == EAGAIN && dt >= 0.25,
+			"sndtimeo: blocking send to a non-reading peer times out "
+			"with EAGAIN or a short write after %.0f ms (%llu bytes, %s)",
+			dt * 1000, (unsigned long long)sent, errname(e));
+out:
+	xfer_pair_close(&p);
+}
+
+static void probe_addrinuse(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int lfd, port, fd, r;
+
+	lfd = xfer_listen(opt.netns, xfer_probe_host(), 0, 1, &port);
+	fd = xfer_socket_in(opt.netns, opt.family);
+	len = xfer_addr(&ss, xfer_probe_host(), port);
+	r = bind(fd, (struct sockaddr *)&ss, len);
+	ndp_test_expect(r < 0 && errno == EADDRINUSE,
+			"addrinuse: second bind to a listening port fails with "
+			"EADDRINUSE (%s)", r ? errname(errno) : "bound");
+	close(fd);
+	/* Wildcard bind on the same port collides as well. */
+	fd = xfer_socket_in(opt.netns, opt.family);
+	len = xfer_addr(&ss, NULL, port);
+	r = bind(fd, (struct sockaddr *)&ss, len);
+	ndp_test_expect(r < 0 && errno == EADDRINUSE,
+			"addrinuse: wildcard bind to that port fails with "
+			"EADDRINUSE (%s)", r ? errname(errno) : "bound");
+	close(fd);
+	close(lfd);
+	/* Once closed, the port is free again. */
+	fd = xfer_socket_in(opt.netns, opt.family);
+	len = xfer_addr(&ss, xfer_probe_host(), port);
+	r = bind(fd, (struct sockaddr *)&ss, len);
+	ndp_test_expect(r == 0, "addrinuse: the port binds again after close (%s)",
+			r ? errname(errno) : "ok");
+	close(fd);
+}
+
+static void probe_notconn(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd = xfer_socket(opt.family), r, e;
+	char b;
+
+	r = recv(fd, &b, 1, MSG_DONTWAIT);
+	ndp_test_expect(r < 0 && errno == ENOTCONN,
+			"notconn: recv before connect fails with ENOTCONN (%s)",
+			r < 0 ? errname(errno) : "succeeded");
+	r = send(fd, "x", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	e = errno;
+	/* Linux TCP answers EPIPE here (sk_stream_wait_connect); both are tcp(7). */
+	ndp_test_expect(r < 0 && (e == ENOTCONN || e == EPIPE),
+			"notconn: send before connect fails with ENOTCONN or EPIPE (%s)",
+			r < 0 ? errname(e) : "succeeded");
+	r = getpeername(fd, (struct sockaddr *)&ss, &len);
+	ndp_test_expect(r < 0 && errno == ENOTCONN,
+			"notconn: getpeername before connect fails with ENOTCONN (%s)",
+			r < 0 ? errname(errno) : "succeeded");
+	r = shutdown(fd, SHUT_WR);
+	ndp_test_expect(r < 0 && errno == ENOTCONN,
+			"notconn: shutdown before connect fails with ENOTCONN (%s)",
+			r < 0 ? errname(errno) : "succeeded");
+	close(fd);
+}
+
+static volatile sig_atomic_t sigpipes;
+
+static void xfer_on_sigpipe(int sig)
+{
+	sigpipes++;
+}
+
+static void probe_epipe(void)
+{
+	struct xfer_pair p;
+	int first = 0, last = 0, before, r;
+	double t0;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("epipe: connected pair");
+		goto out;
+	}
+	signal(SIGPIPE, xfer_on_sigpipe);
+	close(p.s);
+	p.s = -1;
+	close(p.lfd);
+	p.lfd = -1;
+	t0 = now_s();
+	while (now_s() - t0 < 10) {
+		r = send(p.c, "data", 4, 0);
+		if (r < 0) {
+			if (!first)
+				first = errno;
+			last = errno;
+			if (errno == EPIPE)
+				break;
+		}
+		usleep(20000);
+	}
+	ndp_test_expect(last == EPIPE && sigpipes > 0,
+			"epipe: send after the peer closed fails with EPIPE and "
+			"raises SIGPIPE (first error %s, last %s, %d signals)",
+			errname(first), errname(last), (int)sigpipes);
+	before = sigpipes;
+	r = send(p.c, "data", 4, MSG_NOSIGNAL);
+	ndp_test_expect(r < 0 && errno == EPIPE && sigpipes == before,
+			"epipe: with MSG_NOSIGNAL, EPIPE and no signal (%s)",
+			r < 0 ? errname(errno) : "sent");
+	signal(SIGPIPE, SIG_DFL);
+out:
+	xfer_pair_close(&p);
+}
+
+static void probe_peek(void)
+{
+	struct xfer_pair p;
+	char buf[32] = "";
+	double t0;
+	int r = 0;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("peek: connected pair");
+		goto out;
+	}
+	send(p.s, "0123456789", 10, MSG_NOSIGNAL);
+	t0 = now_s();
+	while (now_s() - t0 < 10) {
+		xfer_wait(p.c, POLLIN, 1000);
+		r = recv(p.c, buf, 4, MSG_PEEK | MSG_DONTWAIT);
+		if (r > 0)
+			break;
+	}
+	ndp_test_expect(r == 4 && !memcmp(buf, "0123", 4),
+			"peek: MSG_PEEK of 4 bytes returns the first 4 (%d)", r);
+	t0 = now_s();
+	while (now_s() - t0 < 10) {
+		r = recv(p.c, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+		if (r >= 10)
+			break;
+		usleep(10000);
+	}
+	ndp_test_expect(r == 10 && !memcmp(buf, "0123456789", 10),
+			"peek: a second MSG_PEEK sees the same data from the start (%d)", r);
+	memset(buf, 0, sizeof(buf));
+	r = recv(p.c, buf, sizeof(buf), MSG_DONTWAIT);
+	ndp_test_expect(r == 10 && !memcmp(buf, "0123456789", 10),
+			"peek: a normal recv then consumes it (%d)", r);
+	r = recv(p.c, buf, sizeof(buf), MSG_DONTWAIT);
+	ndp_test_expect(r < 0 && errno == EAGAIN,
+			"peek: nothing left afterwards (%d %s)", r,
+			r < 0 ? errname(errno) : "");
+out:
+	xfer_pair_close(&p);
+}
+
+struct waitall_arg {
+	int fd;
+	uint8_t data[4000];
+};
+
+static void *waitall_sender(void *arg)
+{
+	struct waitall_arg *a = arg;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		usleep(100000);
+		send(a->fd, a->data + i * 1000, 1000, MSG_NOSIGNAL);
+	}
+	return NULL;
+}
+
+static void probe_waitall(void)
+{
+	static struct waitall_arg a;
+	struct xfer_gen g;
+	struct xfer_pair p;
+	struct timeval tv = { .tv_sec = 20 };
+	pthread_t th;
+	ssize_t r;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("waitall: connected pair");
+		goto out;
+	}
+	xfer_gen_init(&g, opt.seed, 0, 'w');
+	xfer_gen_fill(&g, a.data, sizeof(a.data));
+	a.fd = p.s;
+	setsockopt(p.c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	pthread_create(&th, NULL, waitall_sender, &a);
+	r = recv(p.c, rxbuf, sizeof(a.data), MSG_WAITALL);
+	pthread_join(th, NULL);
+	ndp_test_expect(r == (ssize_t)sizeof(a.data) &&
+			!memcmp(rxbuf, a.data, sizeof(a.data)),
+			"waitall: MSG_WAITALL returns all 4000 bytes sent in 4 "
+			"spaced writes (%zd)", r);
+	/* MSG_WAITALL returns short at EOF. */
+	send(p.s, a.data, 100, MSG_NOSIGNAL);
+	shutdown(p.s, SHUT_WR);
+	r = recv(p.c, rxbuf, 1000, MSG_WAITALL);
+	ndp_test_expect(r == 100 && !memcmp(rxbuf, a.data, 100),
+			"waitall: MSG_WAITALL returns what there is at EOF (%zd)", r);
+out:
+	xfer_pair_close(&p);
+}
+
+static void probe_names(void)
+{
+	struct sockaddr_storage cl, cp, sl, sp;
+	socklen_t len;
+	struct xfer_pair p;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("names: connected pair");
+		goto out;
+	}
+	len = sizeof(cl);
+	getsockname(p.c, (struct sockaddr *)&cl, &len);
+	len = sizeof(cp);
+	getpeername(p.c, (struct sockaddr *)&cp, &len);
+	len = sizeof(sl);
+	getsockname(p.s, (struct sockaddr *)&sl, &len);
+	len = sizeof(sp);
+	getpeername(p.s, (struct sockaddr *)&sp, &len);
+	ndp_test_expect(xfer_addr_eq(&cp, &p.srv),
+			"names: client getpeername is the server's address (%s)",
+			xfer_ntop(&cp));
+	ndp_test_expect(xfer_addr_eq(&sl, &p.srv),
+			"names: accepted getsockname is the listening address (%s)",
+			xfer_ntop(&sl));
+	ndp_test_expect(cl.ss_family == opt.family && xfer_port_of(&cl) != 0,
+			"names: client getsockname has the family and a port (%s)",
+			xfer_ntop(&cl));
+	ndp_test_expect(xfer_addr_eq(&sp, &cl),
+			"names: accepted getpeername is the client's getsockname (%s)",
+			xfer_ntop(&sp));
+out:
+	xfer_pair_close(&p);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} probes[] = {
+	{ "refused",	probe_refused },
+	{ "eagain",	probe_eagain },
+	{ "rdhup",	probe_rdhup },
+	{ "rcvtimeo",	probe_rcvtimeo },
+	{ "sndtimeo",	probe_sndtimeo },
+	{ "addrinuse",	probe_addrinuse },
+	{ "notconn",	probe_notconn },
+	{ "epipe",	probe_epipe },
+	{ "peek",	probe_peek },
+	{ "waitall",	probe_waitall },
+	{ "names",	probe_names },
+};
+
+static int xfer_probe(const char *name)
+{
+	bool found = false;
+	size_t i;
+
+	printf("TAP version 13\n");
+	printf("# %s over %s, IPv%d\n", name, opt.ndp ? "ndp" : "tcp",
+	       opt.family == AF_INET ? 4 : 6);
+	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		if (strcmp(name, "all") && strcmp(name, probes[i].name))
+			continue;
+		found = true;
+		probes[i].fn();
+	}
+	if (!found)
+		die("unknown probe '%s'", name);
+	printf("1..%d\n", ndp_test_n);
+	return ndp_test_done();
+}
+
+/* ---- self checks -------------------------------------------------------- */
+
+static int xfer_selftest(void)
+{
+	static const struct {
+		const char *in;
+		const char *out;
+	} kat[] = {
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	struct sha256_ctx c;
+	char hex[SHA256_HEX_LEN];
+	size_t i, j;
+
+	ndp_test_plan(sizeof(kat) / sizeof(kat[0]) + 1);
+	for (i = 0; i < sizeof(kat) / sizeof(kat[0]); i++) {
+		sha256_init(&c);
+		/* byte by byte, to exercise the partial-block path */
+		for (j = 0; kat[i].in[j]; j++)
+			sha256_update(&c, kat[i].in + j, 1);
+		sha256_final_hex(&c, hex);
+		ndp_test_expect(!strcmp(hex, kat[i].out), "sha256 of \"%s\"", kat[i].in);
+	}
+	{	/* one million 'a' */
+		static uint8_t a[1000];
+
+		memset(a, 'a', sizeof(a));
+		sha256_init(&c);
+		for (j = 0; j < 1000; j++)
+			sha256_update(&c, a, sizeof(a));
+		sha256_final_hex(&c, hex);
+		ndp_test_expect(!strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+				"sha256 of a million 'a'");
+	}
+	return ndp_test_done();
+}
+
+static int xfer_gen_out(unsigned int key, char dir)
+{
+	struct xfer_gen g;
+	uint64_t left = opt.send;
+
+	xfer_gen_init(&g, opt.seed, key, dir);
+	while (left) {
+		size_t n = left < XFER_BUF ? left : XFER_BUF;
+
+		xfer_gen_fill(&g, rxbuf, n);
+		if (fwrite(rxbuf, 1, n, stdout) != n)
+			return KSFT_FAIL;
+		left -= n;
+	}
+	return fflush(stdout) ? KSFT_FAIL : KSFT_PASS;
+}
+
+/* ---- command line --------------------------------------------------------- */
+
+static uint64_t xfer_parse_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; break;
+	case 'm': case 'M': v *= 1024 * 1024; break;
+	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+	case '\0': break;
+	default: die("bad size '%s'", s);
+	}
+	return v;
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	fprintf(stderr,
+		"usage: ndp_xfer [-p ndp|tcp] [-4|-6] [-P port] [-s seed] [-T secs] MODE\n"
+		"  server [-b addr] [-n conns] [-S bytes] [-E bytes] [-L linger_s]\n"
+		"  client -H addr [-n conns] [-S bytes] [-E bytes]\n"
+		"  probe NAME|all [-H addr] [-N netns_path]\n"
+		"  gen -S bytes -k key [-d c|s]\n"
+		"  selftest\n");
+	exit(2);
+}
+
+static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
+{
+	int c;
+
+	while ((c = getopt(argc, argv, "+p:46P:s:T:b:n:S:E:L:H:N:k:d:")) != -1) {
+		switch (c) {
+		case 'p':
+			if (!strcmp(optarg, "ndp"))
+				opt.ndp = true;
+			else if (!strcmp(optarg, "tcp"))
+				opt.ndp = false;
+			else
+				usage();
+			break;
+		case '4': opt.family = AF_INET; break;
+		case '6': opt.family = AF_INET6; break;
+		case 'P': opt.port = atoi(optarg); break;
+		case 's': opt.seed = strtoull(optarg, NULL, 0); break;
+		case 'T': opt.timeout_s = atoi(optarg); break;
+		case 'b': opt.bind = optarg; break;
+		case 'n': opt.conns = atoi(optarg); break;
+		case 'S': opt.send = xfer_parse_size(optarg); break;
+		case 'E': opt.expect = xfer_parse_size(optarg); break;
+		case 'L': opt.linger_s = atoi(optarg); break;
+		case 'H': opt.host = optarg; break;
+		case 'N': opt.netns = optarg; break;
+		case 'k': *key = atoi(optarg); break;
+		case 'd': *dir = optarg[0]; break;
+		default: usage();
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *env = getenv("NDP_TEST_PROTO"), *mode, *probe = NULL;
+	unsigned int key = 0;
+	char dir = 'c';
+	int base;
+
+	if (env && !strcmp(env, "tcp"))
+		opt.ndp = false;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* global options, the mode word (and a probe's name), mode options */
+	xfer_parse_opts(argc, argv, &key, &dir);
+	if (optind >= argc)
+		usage();
+	base = optind;
+	mode = argv[base];
+	if (!strcmp(mode, "probe")) {
+		if (base + 1 >= argc)
+			usage();
+		probe = argv[++base];
+	}
+	optind = 1;	/* argv[base] serves as argv[0] of the second pass */
+	xfer_parse_opts(argc - base, argv + base, &key, &dir);
+	if (optind < argc - base)
+		usage();
+	if (opt.conns < 1 || opt.conns > XFER_MAX_CONNS)
+		die("-n must be 1..%d", XFER_MAX_CONNS);
+
+	if (!strcmp(mode, "server"))
+		return xfer_server();
+	if (!strcmp(mode, "client"))
+		return xfer_client();
+	if (probe)
+		return xfer_probe(probe);
+	if (!strcmp(mode, "gen"))
+		return xfer_gen_out(key, dir);
+	if (!strcmp(mode, "selftest"))
+		return xfer_selftest();
+	usage();
+}
