@@ -1,64 +1,877 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * net/sched/sch_ndp.c	NDP switch port.
+ * net/sched/sch_ndp.c	NDP switch port: trimming, header priority,
+ *			return to sender, link-rate emulation, pFabric.
  *
- * Skeleton: a plain packet FIFO bounded by the device's tx_queue_len, so
- * that "tc qdisc add dev X root ndp" works.  Trimming, the header queue,
- * weighted round robin, return-to-sender, rate emulation and pFabric mode
- * are not built yet.
+ * This qdisc makes the egress port of a Linux router or bridge behave like
+ * a port of the switches described in the NDP paper (SIGCOMM 2017, §3.1),
+ * so that a fabric of network namespaces joined by veth pairs reproduces
+ * NDP's behaviour.  The full description, with every option and counter,
+ * is Documentation/networking/ndp-sched.rst.
+ *
+ * Queues.  Each packet is classified once, at enqueue:
+ *
+ *  - header queue: NDP control packets (ACK, NACK, PULL, RST) and DATA
+ *    packets already trimmed.  Limit @hlimit (default 2 x @limit).
+ *  - data queue: NDP DATA packets with their payload.  Limit @limit
+ *    packets (default 8, the paper's value).
+ *  - other queue: everything else (TCP, UDP, ICMP, ARP, ND, fragments,
+ *    malformed NDP), a plain FIFO of @olimit packets.
+ *
+ * NDP is recognised by the IP protocol number (module parameter ipproto,
+ * which must match ndp.ko's) directly after a VLAN-free IPv4 header or a
+ * fixed IPv6 header without extension headers.
+ *
+ * Enqueue.  A DATA packet that finds the data queue full does not get
+ * dropped: with probability @trim_prob percent the arrival is trimmed,
+ * otherwise the packet at the tail is and the arrival takes its place.
+ * Trimming cuts the payload, sets NDP_F_TRIMMED (the header checksum is
+ * updated incrementally, it does not cover the payload), fixes the IP
+ * length (and the IPv4 header checksum) and moves the packet to the header
+ * queue.  A header that finds the header queue full is returned to its
+ * sender when @rts is on: source and destination are swapped, NDP_F_RTS
+ * is set, the link-layer header is stripped and the packet re-enters the
+ * switch's stack as if received on this port (netif_rx()), so the normal
+ * forwarding path routes it back towards the sender, outside our lock.
+ * Only DATA headers that were not already returned are bounced; anything
+ * else, or everything when @rts is off, is dropped.
+ *
+ * Dequeue.  Two classes share the link by deficit round robin by bytes
+ * (@quantum): NDP (header + data queue) and other traffic, so TCP
+ * coexists with NDP.  Within NDP, weighted round robin sends @wrr headers
+ * for each data packet while both queues are backlogged, so headers go
+ * first but cannot starve data.
+ *
+ * pFabric mode.  The data queue becomes a priority buffer keyed by
+ * ndphdr.prio (remaining bytes of the flow; lower is more urgent).  When
+ * it is full, the least urgent packet is evicted (trimmed) unless the
+ * arrival is no more urgent than it (ties lose), in which case the arrival
+ * is trimmed.  Dequeue picks the most urgent packet and sends the earliest
+ * arrived packet of the same flow (5-tuple including NDP ports).  Headers
+ * are always sent first.  Both scans are linear in @limit, which pFabric
+ * keeps small (about two bandwidth-delay products).
+ *
+ * Rate.  With @rate set, dequeue sends no faster than @rate bytes per
+ * second (counting skb->len, i.e. the Ethernet header but not preamble,
+ * FCS or gaps) and arms the qdisc watchdog for the next departure, so
+ * queues build on fast veth links where they would on a real switch.
+ *
+ * Invariants: sch->q.qlen and the backlog always equal the sums over the
+ * three queues; packets only leave at dequeue, by trimming's drop or RTS
+ * (accounted to the parents with qdisc_tree_reduce_backlog()), by reset,
+ * or when "change" shrinks a limit.
  */
 
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
+#include <linux/netdevice.h>
+#include <linux/jhash.h>
+#include <linux/random.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 #include <net/ndp_wire.h>
 #include <net/ndp_compat.h>
+#include <uapi/linux/ndp_sched.h>
 
-static int ndp_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			     struct sk_buff **to_free)
+static unsigned int ndp_sch_ipproto = IPPROTO_NDP;
+module_param_named(ipproto, ndp_sch_ipproto, uint, 0444);
+MODULE_PARM_DESC(ipproto, "IP protocol number taken as NDP (default 253, must match ndp.ko)");
+
+#define NDP_SCH_LIMIT_DEFAULT	8
+#define NDP_SCH_OLIMIT_DEFAULT	1000
+#define NDP_SCH_WRR_DEFAULT	10
+#define NDP_SCH_TRIM_PROB_DEFAULT	50
+/* A late watchdog may be caught up by this much transmission time. */
+#define NDP_SCH_RATE_CATCHUP_NS	NSEC_PER_MSEC
+#define NDP_SCH_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
+
+enum ndp_sch_class {
+	NDP_SCH_HDR,
+	NDP_SCH_DATA,
+	NDP_SCH_OTHER,
+};
+
+/* Per-packet state, in qdisc_skb_cb(skb)->data, set at enqueue. */
+struct ndp_skb_cb {
+	u32	prio;		/* ndphdr.prio, host order */
+	u32	flow;		/* hash of the 5-tuple */
+	u16	thoff;		/* NDP header offset from skb->data */
+	u8	ipv;		/* 4 or 6 */
+};
+
+static struct ndp_skb_cb *ndp_skb_cb(const struct sk_buff *skb)
 {
-	if (likely(sch->q.qlen < READ_ONCE(sch->limit)))
-		return qdisc_enqueue_tail(skb, sch);
-	return qdisc_drop(skb, sch, to_free);
+	qdisc_cb_private_validate(skb, sizeof(struct ndp_skb_cb));
+	return (struct ndp_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
-static int ndp_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
-			  struct netlink_ext_ack *extack)
+/* One of the three queues; qlen is skbs.qlen. */
+struct ndp_queue {
+	struct sk_buff_head	skbs;
+	u32			backlog;	/* bytes (qdisc_pkt_len) */
+};
+
+/**
+ * struct ndp_sched_data - private state of one sch_ndp instance
+ * @hq: header queue (control packets and trimmed headers).
+ * @dq: data queue (NDP DATA with payload).
+ * @oq: other traffic.
+ * @limit: data queue limit, packets.
+ * @hlimit: header queue limit, packets; 0 means 2 x @limit.
+ * @olimit: other queue limit, packets.
+ * @wrr: headers sent per data packet when both are backlogged.
+ * @quantum: DRR quantum between the NDP and the other class, bytes.
+ * @trim_prob: percentage of data overflows that trim the arrival.
+ * @rate: emulated link rate in bytes/s, 0 for none.
+ * @rts: return headers to the sender when the header queue is full.
+ * @mode: enum tc_ndp_mode.
+ * @wrr_sent: headers sent since the last data packet while data waited.
+ * @drr_turn: class whose turn it is (NDP_SCH_HDR stands for NDP).
+ * @deficit: DRR deficit of the NDP class [0] and the other class [1].
+ * @seed: flow hash seed.
+ * @t_next: earliest departure of the next packet (rate), ktime ns.
+ * @watchdog: rearms dequeue when the rate holds packets back.
+ * @stats: counters for dump_stats; the qlen/backlog fields are unused.
+ *
+ * Knobs are written under the qdisc tree lock with WRITE_ONCE() and read
+ * with READ_ONCE() (dump reads them without the lock); everything else is
+ * only touched under the qdisc root lock.
+ */
+struct ndp_sched_data {
+	struct ndp_queue	hq;
+	struct ndp_queue	dq;
+	struct ndp_queue	oq;
+
+	u32			limit;
+	u32			hlimit;
+	u32			olimit;
+	u32			wrr;
+	u32			quantum;
+	u32			trim_prob;
+	u64			rate;
+	u8			rts;
+	u8			mode;
+
+	u32			wrr_sent;
+	u8			drr_turn;
+	u32			deficit[2];
+	u32			seed;
+	u64			t_next;
+	struct qdisc_watchdog	watchdog;
+	struct tc_ndp_xstats	stats;
+};
+
+static u32 ndp_sch_hlimit(const struct ndp_sched_data *q)
 {
-	if (opt) {
-		NL_SET_ERR_MSG_MOD(extack, "sch_ndp takes no options yet");
-		return -EOPNOTSUPP;
+	u32 h = READ_ONCE(q->hlimit);
+
+	return h ? h : 2 * READ_ONCE(q->limit);
+}
+
+static void ndp_sch_q_add(struct Qdisc *sch, struct ndp_queue *nq,
+			  struct sk_buff *skb)
+{
+	__skb_queue_tail(&nq->skbs, skb);
+	nq->backlog += qdisc_pkt_len(skb);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+}
+
+static void ndp_sch_q_unlink(struct Qdisc *sch, struct ndp_queue *nq,
+			     struct sk_buff *skb)
+{
+	__skb_unlink(skb, &nq->skbs);
+	nq->backlog -= qdisc_pkt_len(skb);
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+}
+
+static struct ndphdr *ndp_sch_hdr(const struct sk_buff *skb)
+{
+	return (struct ndphdr *)(skb->data + ndp_skb_cb(skb)->thoff);
+}
+
+/*
+ * Classify @skb and fill its ndp_skb_cb.  Only well-formed NDP packets
+ * (IP header and NDP header present, lengths consistent, header sane)
+ * are NDP; anything else is other traffic and never modified.
+ */
+static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
+					   struct sk_buff *skb)
+{
+	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	int noff = skb_network_offset(skb);
+	const struct ndphdr *nh;
+	unsigned int thoff;
+	u32 ports;
+
+	if (noff < 0)
+		return NDP_SCH_OTHER;
+
+	switch (skb->protocol) {
+	case htons(ETH_P_IP): {
+		const struct iphdr *iph;
+		unsigned int tot;
+
+		if (!pskb_may_pull(skb, noff + sizeof(*iph)))
+			return NDP_SCH_OTHER;
+		iph = ip_hdr(skb);
+		if (iph->version != 4 || iph->ihl < 5 ||
+		    iph->protocol != ndp_sch_ipproto || ip_is_fragment(iph))
+			return NDP_SCH_OTHER;
+		thoff = noff + iph->ihl * 4;
+		tot = ntohs(iph->tot_len);
+		if (tot < iph->ihl * 4 + NDP_HDR_LEN || noff + tot > skb->len)
+			return NDP_SCH_OTHER;
+		if (!pskb_may_pull(skb, thoff + NDP_HDR_LEN))
+			return NDP_SCH_OTHER;
+		iph = ip_hdr(skb);
+		nh = (const struct ndphdr *)(skb->data + thoff);
+		ports = (u32)ntohs(nh->source) << 16 | ntohs(nh->dest);
+		cb->flow = jhash_3words((__force u32)iph->saddr,
+					(__force u32)iph->daddr, ports,
+					q->seed);
+		cb->ipv = 4;
+		break;
 	}
-	WRITE_ONCE(sch->limit, max_t(u32, qdisc_dev(sch)->tx_queue_len, 1));
+	case htons(ETH_P_IPV6): {
+		const struct ipv6hdr *ip6h;
+
+		if (!pskb_may_pull(skb, noff + sizeof(*ip6h) + NDP_HDR_LEN))
+			return NDP_SCH_OTHER;
+		ip6h = ipv6_hdr(skb);
+		if (ip6h->version != 6 || ip6h->nexthdr != ndp_sch_ipproto ||
+		    ntohs(ip6h->payload_len) < NDP_HDR_LEN ||
+		    noff + sizeof(*ip6h) + ntohs(ip6h->payload_len) > skb->len)
+			return NDP_SCH_OTHER;
+		thoff = noff + sizeof(*ip6h);
+		nh = (const struct ndphdr *)(skb->data + thoff);
+		ports = (u32)ntohs(nh->source) << 16 | ntohs(nh->dest);
+		cb->flow = jhash_3words(ipv6_addr_hash(&ip6h->saddr),
+					ipv6_addr_hash(&ip6h->daddr),
+					ports, q->seed);
+		cb->ipv = 6;
+		break;
+	}
+	default:
+		return NDP_SCH_OTHER;
+	}
+
+	if (!ndp_hdr_is_sane(nh) || thoff > U16_MAX)
+		return NDP_SCH_OTHER;
+	cb->thoff = thoff;
+	cb->prio = ntohl(nh->prio);
+	return ndp_hdr_is_control(nh) ? NDP_SCH_HDR : NDP_SCH_DATA;
+}
+
+/*
+ * Cut @skb (a classified NDP DATA packet, not queued) to its IP and NDP
+ * headers and mark it trimmed.  Returns 0 or a negative errno, in which
+ * case the packet is unchanged as far as its receiver can tell.
+ */
+static int ndp_sch_trim(struct sk_buff *skb)
+{
+	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	unsigned int end = cb->thoff + NDP_HDR_LEN;
+	unsigned int noff = skb_network_offset(skb);
+	unsigned int old = skb->len, cut;
+
+	/* NDP never builds GSO or checksum-offload packets; do not guess. */
+	if (skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL)
+		return -EINVAL;
+	if (skb_ensure_writable(skb, end) || pskb_trim(skb, end))
+		return -ENOMEM;
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
+
+	if (cb->ipv == 4) {
+		struct iphdr *iph = ip_hdr(skb);
+		__be16 tot = htons(end - noff);
+
+		csum_replace2(&iph->check, iph->tot_len, tot);
+		iph->tot_len = tot;
+	} else {
+		ipv6_hdr(skb)->payload_len =
+			htons(end - noff - sizeof(struct ipv6hdr));
+	}
+	ndp_hdr_update_flags(ndp_sch_hdr(skb), NDP_F_TRIMMED, 0);
+
+	cut = old - skb->len;
+	if (qdisc_skb_cb(skb)->pkt_len > cut)
+		qdisc_skb_cb(skb)->pkt_len -= cut;
+	else
+		qdisc_skb_cb(skb)->pkt_len = skb->len;
 	return 0;
 }
 
-static struct Qdisc_ops ndp_qdisc_ops __read_mostly = {
+/*
+ * Return the header @skb (not queued) to its sender.  Returns false, with
+ * @skb untouched, if it is not a DATA header or was returned already, or
+ * on lack of memory; true once the packet is handed to the stack.
+ *
+ * The packet carries the link-layer header for the forward next hop, so
+ * instead of transmitting it here we strip that header and let it re-enter
+ * the stack as if received on this port: the switch's routing table sends
+ * it towards the sender on the right port with the right link-layer
+ * header, and this happens later in NET_RX softirq, not under our lock.
+ */
+static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	unsigned int noff = skb_network_offset(skb);
+	struct ndphdr *nh = ndp_sch_hdr(skb);
+	u8 ipv = cb->ipv;
+
+	if (nh->type != NDP_PKT_DATA || ndp_hdr_has(nh, NDP_F_RTS))
+		return false;
+	if (skb_ensure_writable(skb, cb->thoff + NDP_HDR_LEN))
+		return false;
+
+	/* Swapping addresses keeps both the IPv4 and the NDP checksum. */
+	if (ipv == 4) {
+		struct iphdr *iph = ip_hdr(skb);
+
+		swap(iph->saddr, iph->daddr);
+	} else {
+		struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		swap(ip6h->saddr, ip6h->daddr);
+	}
+	ndp_hdr_update_flags(ndp_sch_hdr(skb), NDP_F_RTS, 0);
+
+	skb_orphan(skb);
+	skb_scrub_packet(skb, true);
+	memset(skb->cb, 0, sizeof(skb->cb));
+	__skb_pull(skb, noff);
+	skb_reset_network_header(skb);
+	skb->dev = qdisc_dev(sch);
+	skb->pkt_type = PACKET_HOST;
+	netif_rx(skb);
+	return true;
+}
+
+/*
+ * Queue a header.  Returns NET_XMIT_SUCCESS (queued), NET_XMIT_DROP or
+ * NET_XMIT_SUCCESS | __NET_XMIT_STOLEN (returned to sender).
+ */
+static int ndp_sch_hdr_enqueue(struct Qdisc *sch, struct sk_buff *skb,
+			       struct sk_buff **to_free)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+
+	if (likely(skb_queue_len(&q->hq.skbs) < ndp_sch_hlimit(q))) {
+		ndp_sch_q_add(sch, &q->hq, skb);
+		return NET_XMIT_SUCCESS;
+	}
+	if (READ_ONCE(q->rts) && ndp_sch_rts(sch, skb)) {
+		q->stats.rts++;
+		return NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
+	}
+	q->stats.hdr_drops++;
+	return qdisc_drop(skb, sch, to_free);
+}
+
+/*
+ * pFabric: the packet to trim when the data queue is full: the least
+ * urgent buffered packet (the latest among equals), or @arrival if it is
+ * no more urgent than that one.
+ */
+static struct sk_buff *ndp_sch_pfabric_victim(struct ndp_sched_data *q,
+					      struct sk_buff *arrival)
+{
+	struct sk_buff *skb, *worst = NULL;
+
+	skb_queue_walk(&q->dq.skbs, skb)
+		if (!worst || ndp_skb_cb(skb)->prio >= ndp_skb_cb(worst)->prio)
+			worst = skb;
+	if (!worst || ndp_skb_cb(arrival)->prio >= ndp_skb_cb(worst)->prio)
+		return arrival;
+	return worst;
+}
+
+/* pFabric: earliest-arrived packet of the flow of the most urgent one. */
+static struct sk_buff *ndp_sch_pfabric_pick(struct ndp_sched_data *q)
+{
+	struct sk_buff *skb, *best = NULL;
+
+	skb_queue_walk(&q->dq.skbs, skb)
+		if (!best || ndp_skb_cb(skb)->prio < ndp_skb_cb(best)->prio)
+			best = skb;
+	if (!best)
+		return NULL;
+	skb_queue_walk(&q->dq.skbs, skb)
+		if (ndp_skb_cb(skb)->flow == ndp_skb_cb(best)->flow)
+			return skb;
+	return best;
+}
+
+/*
+ * Queue a DATA packet; on overflow trim the arrival or a queued packet
+ * and move the trimmed one to the header queue.  A queued victim that
+ * leaves the qdisc (dropped or returned) or shrinks is reported through
+ * @tree_n / @tree_len for the parents.
+ */
+static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
+				struct sk_buff **to_free, int *tree_n,
+				int *tree_len)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+	unsigned int old_len, new_len;
+	struct sk_buff *victim;
+	int ret;
+
+	if (likely(skb_queue_len(&q->dq.skbs) < READ_ONCE(q->limit))) {
+		ndp_sch_q_add(sch, &q->dq, skb);
+		return NET_XMIT_SUCCESS;
+	}
+
+	if (READ_ONCE(q->mode) == TC_NDP_MODE_PFABRIC)
+		victim = ndp_sch_pfabric_victim(q, skb);
+	else if (reciprocal_scale(get_random_u32(), 100) <
+		 READ_ONCE(q->trim_prob))
+		victim = skb;
+	else
+		victim = skb_peek_tail(&q->dq.skbs);
+
+	if (victim == skb) {
+		q->stats.trim_arrival++;
+	} else {
+		ndp_sch_q_unlink(sch, &q->dq, victim);
+		ndp_sch_q_add(sch, &q->dq, skb);
+		if (READ_ONCE(q->mode) == TC_NDP_MODE_PFABRIC)
+			q->stats.pfabric_evict++;
+		else
+			q->stats.trim_tail++;
+	}
+
+	old_len = qdisc_pkt_len(victim);
+	if (unlikely(ndp_sch_trim(victim))) {
+		q->stats.trim_fail++;
+		q->stats.data_drops++;
+		ret = qdisc_drop(victim, sch, to_free);
+	} else {
+		new_len = qdisc_pkt_len(victim);
+		ret = ndp_sch_hdr_enqueue(sch, victim, to_free);
+		if (victim != skb && ret == NET_XMIT_SUCCESS)
+			*tree_len += old_len - new_len;
+	}
+	if (victim == skb)
+		return ret;
+	if (ret != NET_XMIT_SUCCESS) {
+		*tree_n += 1;
+		*tree_len += old_len;
+	}
+	return NET_XMIT_SUCCESS;
+}
+
+static int ndp_sch_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	int tree_n = 0, tree_len = 0;
+	int ret;
+
+	switch (ndp_sch_classify(q, skb)) {
+	case NDP_SCH_HDR:
+		return ndp_sch_hdr_enqueue(sch, skb, to_free);
+	case NDP_SCH_DATA:
+		ret = ndp_sch_data_enqueue(sch, skb, to_free, &tree_n,
+					   &tree_len);
+		/* The parents will add @len for a queued arrival. */
+		if (ret == NET_XMIT_SUCCESS && qdisc_pkt_len(skb) < len)
+			tree_len += len - qdisc_pkt_len(skb);
+		if (tree_n || tree_len)
+			qdisc_tree_reduce_backlog(sch, tree_n, tree_len);
+		return ret;
+	default:
+		break;
+	}
+
+	if (unlikely(skb_queue_len(&q->oq.skbs) >= READ_ONCE(q->olimit))) {
+		q->stats.other_drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	ndp_sch_q_add(sch, &q->oq, skb);
+	return NET_XMIT_SUCCESS;
+}
+
+/* Next packet of the NDP class, without removing it; *@from its queue. */
+static struct sk_buff *ndp_sch_ndp_peek(struct ndp_sched_data *q,
+					struct ndp_queue **from)
+{
+	bool has_hdr = !skb_queue_empty(&q->hq.skbs);
+	bool has_data = !skb_queue_empty(&q->dq.skbs);
+
+	if (has_hdr && (!has_data || READ_ONCE(q->mode) ==
+			TC_NDP_MODE_PFABRIC || q->wrr_sent < READ_ONCE(q->wrr))) {
+		*from = &q->hq;
+		return skb_peek(&q->hq.skbs);
+	}
+	if (!has_data)
+		return NULL;
+	*from = &q->dq;
+	if (READ_ONCE(q->mode) == TC_NDP_MODE_PFABRIC)
+		return ndp_sch_pfabric_pick(q);
+	return skb_peek(&q->dq.skbs);
+}
+
+/* Deficit round robin by bytes between NDP (turn 0) and other (turn 1). */
+static struct sk_buff *ndp_sch_pick(struct ndp_sched_data *q,
+				    struct ndp_queue **from)
+{
+	struct sk_buff *nskb, *oskb;
+	struct ndp_queue *nfrom = NULL;
+	u32 quantum = READ_ONCE(q->quantum);
+
+	nskb = ndp_sch_ndp_peek(q, &nfrom);
+	oskb = skb_peek(&q->oq.skbs);
+	if (!oskb) {
+		q->deficit[1] = 0;
+		*from = nfrom;
+		return nskb;
+	}
+	if (!nskb) {
+		q->deficit[0] = 0;
+		*from = &q->oq;
+		return oskb;
+	}
+	for (;;) {
+		u8 t = q->drr_turn;
+		struct sk_buff *skb = t ? oskb : nskb;
+
+		if (q->deficit[t] >= qdisc_pkt_len(skb)) {
+			q->deficit[t] -= qdisc_pkt_len(skb);
+			*from = t ? &q->oq : nfrom;
+			return skb;
+		}
+		q->deficit[t] += quantum;
+		q->drr_turn = !t;
+	}
+}
+
+static struct sk_buff *ndp_sch_dequeue(struct Qdisc *sch)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+	u64 rate = READ_ONCE(q->rate), now = 0;
+	struct ndp_queue *from = NULL;
+	struct sk_buff *skb;
+
+	if (!sch->q.qlen)
+		return NULL;
+	if (rate) {
+		now = ktime_get_ns();
+		if (now < q->t_next) {
+			q->stats.throttled++;
+			qdisc_watchdog_schedule_range_ns(&q->watchdog, q->t_next,
+							 NDP_SCH_TIMER_SLACK_NS);
+			return NULL;
+		}
+	}
+
+	skb = ndp_sch_pick(q, &from);
+	if (unlikely(!skb))
+		return NULL;
+	ndp_sch_q_unlink(sch, from, skb);
+
+	if (from == &q->hq) {
+		q->stats.hdr_pkts++;
+		q->stats.hdr_bytes += skb->len;
+		q->wrr_sent = skb_queue_empty(&q->dq.skbs) ? 0 : q->wrr_sent + 1;
+	} else if (from == &q->dq) {
+		q->stats.data_pkts++;
+		q->stats.data_bytes += skb->len;
+		q->wrr_sent = 0;
+	} else {
+		q->stats.other_pkts++;
+		q->stats.other_bytes += skb->len;
+	}
+	qdisc_bstats_update(sch, skb);
+
+	if (rate) {
+		if (now > q->t_next + NDP_SCH_RATE_CATCHUP_NS)
+			q->t_next = now;
+		q->t_next += div64_u64((u64)skb->len * NSEC_PER_SEC, rate);
+	}
+	return skb;
+}
+
+static void ndp_sch_purge(struct ndp_queue *nq)
+{
+	__skb_queue_purge(&nq->skbs);
+	nq->backlog = 0;
+}
+
+static void ndp_sch_reset(struct Qdisc *sch)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+
+	ndp_sch_purge(&q->hq);
+	ndp_sch_purge(&q->dq);
+	ndp_sch_purge(&q->oq);
+	sch->q.qlen = 0;
+	sch->qstats.backlog = 0;
+	q->wrr_sent = 0;
+	q->deficit[0] = 0;
+	q->deficit[1] = 0;
+	q->t_next = 0;
+}
+
+static struct netlink_range_validation ndp_sch_limit_range = {
+	.min = 1, .max = TC_NDP_LIMIT_MAX,
+};
+
+static struct netlink_range_validation ndp_sch_hlimit_range = {
+	.min = 0, .max = TC_NDP_HLIMIT_MAX,
+};
+
+static struct netlink_range_validation ndp_sch_olimit_range = {
+	.min = 1, .max = TC_NDP_OLIMIT_MAX,
+};
+
+static struct netlink_range_validation ndp_sch_wrr_range = {
+	.min = 1, .max = TC_NDP_WRR_MAX,
+};
+
+static struct netlink_range_validation ndp_sch_quantum_range = {
+	.min = TC_NDP_QUANTUM_MIN, .max = TC_NDP_QUANTUM_MAX,
+};
+
+static const struct nla_policy ndp_sch_policy[TCA_NDP_MAX + 1] = {
+	[TCA_NDP_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ndp_sch_limit_range),
+	[TCA_NDP_HLIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ndp_sch_hlimit_range),
+	[TCA_NDP_OLIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ndp_sch_olimit_range),
+	[TCA_NDP_WRR]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ndp_sch_wrr_range),
+	[TCA_NDP_RATE]	= { .type = NLA_U64 },
+	[TCA_NDP_RTS]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_NDP_MODE]	= NLA_POLICY_MAX(NLA_U8, TC_NDP_MODE_MAX),
+	[TCA_NDP_TRIM_PROB] = NLA_POLICY_MAX(NLA_U32, 100),
+	[TCA_NDP_QUANTUM] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						  &ndp_sch_quantum_range),
+	[TCA_NDP_IPPROTO] = { .type = NLA_REJECT,
+			      .reject_message = "ipproto is read only: it is the module parameter ipproto of sch_ndp" },
+};
+
+/*
+ * The policy's own range message does not name the option: say what the
+ * rejected option accepts.  Keep in step with the policy above.
+ */
+static void ndp_sch_explain(struct netlink_ext_ack *extack, int err)
+{
+	const struct nlattr *bad;
+
+	if (!extack || err != -ERANGE || !extack->bad_attr)
+		return;
+	bad = extack->bad_attr;
+	switch (nla_type(bad)) {
+	case TCA_NDP_LIMIT:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: limit must be in [1, 65535] packets");
+		break;
+	case TCA_NDP_HLIMIT:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: hlimit must be in [0, 131070] packets (0: twice limit)");
+		break;
+	case TCA_NDP_OLIMIT:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: olimit must be in [1, 65535] packets");
+		break;
+	case TCA_NDP_WRR:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: wrr must be in [1, 1024] headers per data packet");
+		break;
+	case TCA_NDP_RTS:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: rts must be 0 (off) or 1 (on)");
+		break;
+	case TCA_NDP_MODE:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: mode must be 0 (ndp) or 1 (pfabric)");
+		break;
+	case TCA_NDP_TRIM_PROB:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: trim-prob must be in [0, 100] percent");
+		break;
+	case TCA_NDP_QUANTUM:
+		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: quantum must be in [256, 1048576] bytes");
+		break;
+	}
+}
+
+/* Drop from the head of @nq until it holds at most @max packets. */
+static void ndp_sch_shrink(struct Qdisc *sch, struct ndp_queue *nq, u32 max,
+			   int *n, int *len)
+{
+	while (skb_queue_len(&nq->skbs) > max) {
+		struct sk_buff *skb = skb_peek(&nq->skbs);
+
+		ndp_sch_q_unlink(sch, nq, skb);
+		*n += 1;
+		*len += qdisc_pkt_len(skb);
+		rtnl_qdisc_drop(skb, sch);
+	}
+}
+
+static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
+			  struct netlink_ext_ack *extack)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_NDP_MAX + 1];
+	int err, n = 0, len = 0;
+
+	if (!opt)
+		return 0;
+	err = nla_parse_nested(tb, TCA_NDP_MAX, opt, ndp_sch_policy, extack);
+	if (err < 0) {
+		ndp_sch_explain(extack, err);
+		return err;
+	}
+
+	sch_tree_lock(sch);
+	if (tb[TCA_NDP_LIMIT])
+		WRITE_ONCE(q->limit, nla_get_u32(tb[TCA_NDP_LIMIT]));
+	if (tb[TCA_NDP_HLIMIT])
+		WRITE_ONCE(q->hlimit, nla_get_u32(tb[TCA_NDP_HLIMIT]));
+	if (tb[TCA_NDP_OLIMIT])
+		WRITE_ONCE(q->olimit, nla_get_u32(tb[TCA_NDP_OLIMIT]));
+	if (tb[TCA_NDP_WRR])
+		WRITE_ONCE(q->wrr, nla_get_u32(tb[TCA_NDP_WRR]));
+	if (tb[TCA_NDP_QUANTUM])
+		WRITE_ONCE(q->quantum, nla_get_u32(tb[TCA_NDP_QUANTUM]));
+	if (tb[TCA_NDP_TRIM_PROB])
+		WRITE_ONCE(q->trim_prob, nla_get_u32(tb[TCA_NDP_TRIM_PROB]));
+	if (tb[TCA_NDP_RTS])
+		WRITE_ONCE(q->rts, nla_get_u8(tb[TCA_NDP_RTS]));
+	if (tb[TCA_NDP_MODE])
+		WRITE_ONCE(q->mode, nla_get_u8(tb[TCA_NDP_MODE]));
+	if (tb[TCA_NDP_RATE]) {
+		WRITE_ONCE(q->rate, nla_get_u64(tb[TCA_NDP_RATE]));
+		/* A new rate applies from now, not from the old schedule. */
+		q->t_next = 0;
+		if (sch->q.qlen)
+			qdisc_watchdog_schedule_ns(&q->watchdog, ktime_get_ns());
+	}
+
+	ndp_sch_shrink(sch, &q->dq, q->limit, &n, &len);
+	ndp_sch_shrink(sch, &q->hq, ndp_sch_hlimit(q), &n, &len);
+	ndp_sch_shrink(sch, &q->oq, q->olimit, &n, &len);
+	qdisc_tree_reduce_backlog(sch, n, len);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int ndp_sch_init(struct Qdisc *sch, struct nlattr *opt,
+			struct netlink_ext_ack *extack)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+
+	__skb_queue_head_init(&q->hq.skbs);
+	__skb_queue_head_init(&q->dq.skbs);
+	__skb_queue_head_init(&q->oq.skbs);
+	q->limit = NDP_SCH_LIMIT_DEFAULT;
+	q->hlimit = 0;
+	q->olimit = NDP_SCH_OLIMIT_DEFAULT;
+	q->wrr = NDP_SCH_WRR_DEFAULT;
+	q->quantum = clamp_t(u32, psched_mtu(qdisc_dev(sch)),
+			     TC_NDP_QUANTUM_MIN, TC_NDP_QUANTUM_MAX);
+	q->trim_prob = NDP_SCH_TRIM_PROB_DEFAULT;
+	q->rate = 0;
+	q->rts = 1;
+	q->mode = TC_NDP_MODE_NDP;
+	q->seed = get_random_u32();
+	qdisc_watchdog_init(&q->watchdog, sch);
+
+	return ndp_sch_change(sch, opt, extack);
+}
+
+/* Also runs when init failed: the queues are then empty. */
+static void ndp_sch_destroy(struct Qdisc *sch)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+	ndp_sch_purge(&q->hq);
+	ndp_sch_purge(&q->dq);
+	ndp_sch_purge(&q->oq);
+}
+
+static int ndp_sch_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_NDP_LIMIT, READ_ONCE(q->limit)) ||
+	    nla_put_u32(skb, TCA_NDP_HLIMIT, ndp_sch_hlimit(q)) ||
+	    nla_put_u32(skb, TCA_NDP_OLIMIT, READ_ONCE(q->olimit)) ||
+	    nla_put_u32(skb, TCA_NDP_WRR, READ_ONCE(q->wrr)) ||
+	    nla_put_u64_64bit(skb, TCA_NDP_RATE, READ_ONCE(q->rate),
+			      TCA_NDP_PAD) ||
+	    nla_put_u8(skb, TCA_NDP_RTS, READ_ONCE(q->rts)) ||
+	    nla_put_u8(skb, TCA_NDP_MODE, READ_ONCE(q->mode)) ||
+	    nla_put_u32(skb, TCA_NDP_TRIM_PROB, READ_ONCE(q->trim_prob)) ||
+	    nla_put_u32(skb, TCA_NDP_QUANTUM, READ_ONCE(q->quantum)) ||
+	    nla_put_u8(skb, TCA_NDP_IPPROTO, ndp_sch_ipproto))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static int ndp_sch_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+	struct tc_ndp_xstats st;
+
+	sch_tree_lock(sch);
+	st = q->stats;
+	st.hdr_qlen = skb_queue_len(&q->hq.skbs);
+	st.data_qlen = skb_queue_len(&q->dq.skbs);
+	st.other_qlen = skb_queue_len(&q->oq.skbs);
+	st.hdr_backlog = q->hq.backlog;
+	st.data_backlog = q->dq.backlog;
+	st.other_backlog = q->oq.backlog;
+	sch_tree_unlock(sch);
+
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static struct Qdisc_ops ndp_sch_ops __read_mostly = {
 	.id		= "ndp",
-	.priv_size	= 0,
-	.enqueue	= ndp_qdisc_enqueue,
-	.dequeue	= qdisc_dequeue_head,
-	.peek		= qdisc_peek_head,
-	.init		= ndp_qdisc_init,
-	.reset		= qdisc_reset_queue,
+	.priv_size	= sizeof(struct ndp_sched_data),
+	.enqueue	= ndp_sch_enqueue,
+	.dequeue	= ndp_sch_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= ndp_sch_init,
+	.reset		= ndp_sch_reset,
+	.destroy	= ndp_sch_destroy,
+	.change		= ndp_sch_change,
+	.dump		= ndp_sch_dump,
+	.dump_stats	= ndp_sch_dump_stats,
 	.owner		= THIS_MODULE,
 };
 
-static int __init ndp_qdisc_module_init(void)
+static int __init ndp_sch_module_init(void)
 {
 	ndp_wire_build_bug_on();
-	return register_qdisc(&ndp_qdisc_ops);
+	BUILD_BUG_ON(sizeof(struct ndp_skb_cb) > QDISC_CB_PRIV_LEN);
+	if (!ndp_sch_ipproto || ndp_sch_ipproto > 255) {
+		pr_err("sch_ndp: ipproto must be in [1, 255]\n");
+		return -EINVAL;
+	}
+	return register_qdisc(&ndp_sch_ops);
 }
 
-static void __exit ndp_qdisc_module_exit(void)
+static void __exit ndp_sch_module_exit(void)
 {
-	unregister_qdisc(&ndp_qdisc_ops);
+	unregister_qdisc(&ndp_sch_ops);
 }
 
-module_init(ndp_qdisc_module_init);
-module_exit(ndp_qdisc_module_exit);
+module_init(ndp_sch_module_init);
+module_exit(ndp_sch_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("NDP switch port: trimming, header priority, pFabric");
 MODULE_ALIAS_NET_SCH("ndp");
