@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_ndp.c: iproute2 tc plugin for sch_ndp, the NDP switch-port qdisc.
+ *
+ * tc looks up "ndp" as TC_LIB_DIR/q_ndp.so and the symbol ndp_qdisc_util.
+ * iproute2 does not install its internal headers, so the few types and
+ * helpers used here are declared below; tc is linked with -export-dynamic,
+ * which makes its helpers visible to plugins.  The declarations match
+ * iproute2 6.1 (tc/tc_util.h, include/json_print.h, include/libnetlink.h,
+ * include/utils.h).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/ndp_sched.h>
+
+/* --- iproute2 declarations ---------------------------------------------- */
+
+struct qdisc_util {
+	struct qdisc_util *next;
+	const char *id;
+	int (*parse_qopt)(struct qdisc_util *qu, int argc, char **argv,
+			  struct nlmsghdr *n, const char *dev);
+	int (*print_qopt)(struct qdisc_util *qu, FILE *f, struct rtattr *opt);
+	int (*print_xstats)(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *xstats);
+	int (*parse_copt)(struct qdisc_util *qu, int argc, char **argv,
+			  struct nlmsghdr *n, const char *dev);
+	int (*print_copt)(struct qdisc_util *qu, FILE *f, struct rtattr *opt);
+	/* Later iproute2 versions append members: keep them NULL. */
+	void *ndp_reserved[4];
+};
+
+enum output_type {
+	PRINT_FP = 1,
+	PRINT_JSON = 2,
+	PRINT_ANY = 4,
+};
+
+#define NDP_COLOR_NONE	0
+
+int get_u32(__u32 *val, const char *arg, int base);
+int get_rate64(__u64 *rate, const char *str);
+int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
+int addattr32(struct nlmsghdr *n, int maxlen, int type, __u32 data);
+int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data,
+	      int alen);
+struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
+int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
+int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,
+		       int len, unsigned short flags);
+int print_color_uint(enum output_type t, int color, const char *key,
+		     const char *fmt, unsigned int value);
+int print_color_u64(enum output_type t, int color, const char *key,
+		    const char *fmt, uint64_t value);
+int print_color_string(enum output_type t, int color, const char *key,
+		       const char *fmt, const char *value);
+void tc_print_rate(enum output_type t, const char *key, const char *fmt,
+		   unsigned long long rate);
+
+static void ndp_print_uint(const char *key, const char *fmt, unsigned int v)
+{
+	print_color_uint(PRINT_ANY, NDP_COLOR_NONE, key, fmt, v);
+}
+
+static void ndp_print_u64(const char *key, const char *fmt, uint64_t v)
+{
+	print_color_u64(PRINT_ANY, NDP_COLOR_NONE, key, fmt, v);
+}
+
+static void ndp_print_string(const char *key, const char *fmt, const char *v)
+{
+	print_color_string(PRINT_ANY, NDP_COLOR_NONE, key, fmt, v);
+}
+
+/* --- parsing ------------------------------------------------------------ */
+
+#define NDP_MSG_MAX	1024
+
+static void ndp_explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... ndp [ limit PACKETS ] [ hlimit PACKETS ] [ olimit PACKETS ]\n"
+		"               [ wrr HEADERS ] [ rate RATE | rate unlimited ]\n"
+		"               [ rts on|off ] [ mode ndp|pfabric ]\n"
+		"               [ trim-prob PERCENT ] [ quantum BYTES ]\n"
+		" limit      data queue, packets (default 8)\n"
+		" hlimit     header queue, packets (default 0: twice limit)\n"
+		" olimit     queue of other (non-NDP) traffic, packets (default 1000)\n"
+		" wrr        headers sent per data packet (default 10)\n"
+		" rate       emulated link rate (default unlimited)\n"
+		" rts        return headers to sender when the header queue is full (default on)\n"
+		" mode       ndp: trimming FIFO; pfabric: priority buffer (default ndp)\n"
+		" trim-prob  percent of overflows that trim the arrival, not the tail (default 50)\n"
+		" quantum    DRR quantum between NDP and other traffic, bytes (default MTU)\n");
+}
+
+static int ndp_bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "ndp: invalid %s \"%s\"\n", what, arg);
+	ndp_explain();
+	return -1;
+}
+
+/* PERCENT: an integer, optionally followed by '%'. */
+static int ndp_get_percent(__u32 *val, const char *arg)
+{
+	char buf[16];
+	size_t len = strlen(arg);
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, arg, len + 1);
+	if (buf[len - 1] == '%')
+		buf[len - 1] = '\0';
+	return get_u32(val, buf, 10);
+}
+
+static int ndp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			 struct nlmsghdr *n, const char *dev)
+{
+	struct rtattr *tail;
+	__u64 rate;
+	__u32 v;
+
+	tail = addattr_nest(n, NDP_MSG_MAX, TCA_OPTIONS | NLA_F_NESTED);
+	for (; argc > 0; argc--, argv++) {
+		const char *opt = *argv;
+
+		if (strcmp(opt, "help") == 0) {
+			ndp_explain();
+			return -1;
+		}
+		if (argc < 2) {
+			fprintf(stderr, "ndp: option \"%s\" needs a value\n",
+				opt);
+			ndp_explain();
+			return -1;
+		}
+		argc--;
+		argv++;
+		if (strcmp(opt, "limit") == 0 || strcmp(opt, "hlimit") == 0 ||
+		    strcmp(opt, "olimit") == 0 || strcmp(opt, "wrr") == 0 ||
+		    strcmp(opt, "quantum") == 0) {
+			int type = opt[0] == 'l' ? TCA_NDP_LIMIT :
+				   opt[0] == 'h' ? TCA_NDP_HLIMIT :
+				   opt[0] == 'o' ? TCA_NDP_OLIMIT :
+				   opt[0] == 'w' ? TCA_NDP_WRR :
+						   TCA_NDP_QUANTUM;
+
+			if (get_u32(&v, *argv, 0))
+				return ndp_bad(opt, *argv);
+			addattr32(n, NDP_MSG_MAX, type, v);
+		} else if (strcmp(opt, "rate") == 0) {
+			if (strcmp(*argv, "unlimited") == 0 ||
+			    strcmp(*argv, "0") == 0)
+				rate = 0;
+			else if (get_rate64(&rate, *argv))
+				return ndp_bad(opt, *argv);
+			addattr_l(n, NDP_MSG_MAX, TCA_NDP_RATE, &rate,
+				  sizeof(rate));
+		} else if (strcmp(opt, "rts") == 0) {
+			if (strcmp(*argv, "on") == 0)
+				addattr8(n, NDP_MSG_MAX, TCA_NDP_RTS, 1);
+			else if (strcmp(*argv, "off") == 0)
+				addattr8(n, NDP_MSG_MAX, TCA_NDP_RTS, 0);
+			else
+				return ndp_bad("rts (on or off)", *argv);
+		} else if (strcmp(opt, "mode") == 0) {
+			if (strcmp(*argv, "ndp") == 0)
+				addattr8(n, NDP_MSG_MAX, TCA_NDP_MODE,
+					 TC_NDP_MODE_NDP);
+			else if (strcmp(*argv, "pfabric") == 0)
+				addattr8(n, NDP_MSG_MAX, TCA_NDP_MODE,
+					 TC_NDP_MODE_PFABRIC);
+			else
+				return ndp_bad("mode (ndp or pfabric)", *argv);
+		} else if (strcmp(opt, "trim-prob") == 0) {
+			if (ndp_get_percent(&v, *argv))
+				return ndp_bad("trim-prob (percent)", *argv);
+			addattr32(n, NDP_MSG_MAX, TCA_NDP_TRIM_PROB, v);
+		} else {
+			fprintf(stderr, "ndp: unknown option \"%s\"\n", opt);
+			ndp_explain();
+			return -1;
+		}
+	}
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+/* --- printing ----------------------------------------------------------- */
+
+static int ndp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_NDP_MAX + 1];
+	__u64 rate = 0;
+
+	if (!opt)
+		return 0;
+	memset(tb, 0, sizeof(tb));
+	parse_rtattr_flags(tb, TCA_NDP_MAX, RTA_DATA(opt), RTA_PAYLOAD(opt),
+			   NLA_F_NESTED);
+
+#define NDP_U32(a)	(*(__u32 *)RTA_DATA(tb[a]))
+#define NDP_U8(a)	(*(__u8 *)RTA_DATA(tb[a]))
+	if (tb[TCA_NDP_MODE] && RTA_PAYLOAD(tb[TCA_NDP_MODE]) >= 1)
+		ndp_print_string("mode", "mode %s ",
+				 NDP_U8(TCA_NDP_MODE) == TC_NDP_MODE_PFABRIC ?
+				 "pfabric" : "ndp");
+	if (tb[TCA_NDP_LIMIT] && RTA_PAYLOAD(tb[TCA_NDP_LIMIT]) >= 4)
+		ndp_print_uint("limit", "limit %up ", NDP_U32(TCA_NDP_LIMIT));
+	if (tb[TCA_NDP_HLIMIT] && RTA_PAYLOAD(tb[TCA_NDP_HLIMIT]) >= 4)
+		ndp_print_uint("hlimit", "hlimit %up ",
+			       NDP_U32(TCA_NDP_HLIMIT));
+	if (tb[TCA_NDP_OLIMIT] && RTA_PAYLOAD(tb[TCA_NDP_OLIMIT]) >= 4)
+		ndp_print_uint("olimit", "olimit %up ",
+			       NDP_U32(TCA_NDP_OLIMIT));
+	if (tb[TCA_NDP_WRR] && RTA_PAYLOAD(tb[TCA_NDP_WRR]) >= 4)
+		ndp_print_uint("wrr", "wrr %u ", NDP_U32(TCA_NDP_WRR));
+	if (tb[TCA_NDP_RATE] && RTA_PAYLOAD(tb[TCA_NDP_RATE]) >= 8) {
+		memcpy(&rate, RTA_DATA(tb[TCA_NDP_RATE]), sizeof(rate));
+		if (rate)
+			tc_print_rate(PRINT_ANY, "rate", "rate %s ", rate);
+		else
+			ndp_print_string("rate", "rate %s ", "unlimited");
+	}
+	if (tb[TCA_NDP_RTS] && RTA_PAYLOAD(tb[TCA_NDP_RTS]) >= 1)
+		ndp_print_string("rts", "rts %s ",
+				 NDP_U8(TCA_NDP_RTS) ? "on" : "off");
+	if (tb[TCA_NDP_TRIM_PROB] && RTA_PAYLOAD(tb[TCA_NDP_TRIM_PROB]) >= 4)
+		ndp_print_uint("trim_prob", "trim-prob %u%% ",
+			       NDP_U32(TCA_NDP_TRIM_PROB));
+	if (tb[TCA_NDP_QUANTUM] && RTA_PAYLOAD(tb[TCA_NDP_QUANTUM]) >= 4)
+		ndp_print_uint("quantum", "quantum %u ",
+			       NDP_U32(TCA_NDP_QUANTUM));
+	if (tb[TCA_NDP_IPPROTO] && RTA_PAYLOAD(tb[TCA_NDP_IPPROTO]) >= 1)
+		ndp_print_uint("ipproto", "ipproto %u ",
+			       NDP_U8(TCA_NDP_IPPROTO));
+#undef NDP_U32
+#undef NDP_U8
+	return 0;
+}
+
+static int ndp_print_xstats(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *xstats)
+{
+	struct tc_ndp_xstats st;
+	size_t len;
+
+	if (!xstats)
+		return 0;
+	/* Newer kernels may append fields; older ones give fewer: zero. */
+	memset(&st, 0, sizeof(st));
+	len = RTA_PAYLOAD(xstats);
+	if (len > sizeof(st))
+		len = sizeof(st);
+	memcpy(&st, RTA_DATA(xstats), len);
+
+	ndp_print_u64("trim_arrival", "  trimmed arrival %llu",
+		      st.trim_arrival);
+	ndp_print_u64("trim_tail", " tail %llu", st.trim_tail);
+	ndp_print_u64("trim_fail", " failed %llu", st.trim_fail);
+	ndp_print_u64("pfabric_evict", " pfabric_evict %llu",
+		      st.pfabric_evict);
+	ndp_print_u64("rts", "\n  rts %llu", st.rts);
+	ndp_print_u64("hdr_drops", " hdr_drops %llu", st.hdr_drops);
+	ndp_print_u64("data_drops", " data_drops %llu", st.data_drops);
+	ndp_print_u64("other_drops", " other_drops %llu", st.other_drops);
+	ndp_print_u64("throttled", " throttled %llu", st.throttled);
+	ndp_print_uint("hdr_qlen", "\n  hdr: qlen %u", st.hdr_qlen);
+	ndp_print_uint("hdr_backlog", " backlog %ub", st.hdr_backlog);
+	ndp_print_u64("hdr_pkts", " sent %llu pkts", st.hdr_pkts);
+	ndp_print_u64("hdr_bytes", " %llu bytes", st.hdr_bytes);
+	ndp_print_uint("data_qlen", "\n  data: qlen %u", st.data_qlen);
+	ndp_print_uint("data_backlog", " backlog %ub", st.data_backlog);
+	ndp_print_u64("data_pkts", " sent %llu pkts", st.data_pkts);
+	ndp_print_u64("data_bytes", " %llu bytes", st.data_bytes);
+	ndp_print_uint("other_qlen", "\n  other: qlen %u", st.other_qlen);
+	ndp_print_uint("other_backlog", " backlog %ub", st.other_backlog);
+	ndp_print_u64("other_pkts", " sent %llu pkts", st.other_pkts);
+	ndp_print_u64("other_bytes", " %llu bytes", st.other_bytes);
+	return 0;
+}
+
+struct qdisc_util ndp_qdisc_util = {
+	.id		= "ndp",
+	.parse_qopt	= ndp_parse_opt,
+	.print_qopt	= ndp_print_opt,
+	.print_xstats	= ndp_print_xstats,
+};
