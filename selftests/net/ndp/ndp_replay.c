@@ -12,6 +12,7 @@
  *	NDP DATA packets with NDP_F_SYN, or, for PROTO 6, TCP SYNs (so the
  *	test can be developed on TCP).  "capturing" is printed to stderr once
  *	the socket is bound; the count of saved frames to stdout at the end.
+ *	SIGTERM or SIGINT ends the capture early (the file stays valid).
  *   ndp_replay inject -i IF -r FILE [-g GAP_US]
  *	Send every frame of FILE out of IF (AF_PACKET), unchanged.
  *   ndp_replay show -r FILE
@@ -30,6 +31,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +45,13 @@
 #include <linux/ndp.h>
 
 #define REPLAY_SNAP	65536
+
+static volatile sig_atomic_t replay_stop;
+
+static void replay_on_signal(int sig)
+{
+	replay_stop = 1;
+}
 
 /*
  * The NDP header as on the wire (include/net/ndp_wire.h is a kernel
@@ -214,6 +223,7 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 	};
 	static uint8_t frame[REPLAY_SNAP];
 	uint8_t cbuf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+	struct sigaction sa = { .sa_handler = replay_on_signal };	/* no SA_RESTART */
 	struct timespec t0, t;
 	int fd, one = 1, saved = 0;
 	FILE *out;
@@ -228,10 +238,13 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 	if (!out)
 		die("%s: %s", file, strerror(errno));
 	fwrite(&gh, sizeof(gh), 1, out);
+	/* SIGINT/SIGTERM end the capture early; the file stays valid. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	fprintf(stderr, "capturing on %s\n", ifname);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 
-	while (saved < count) {
+	while (saved < count && !replay_stop) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		struct sockaddr_ll from;
 		struct iovec iov = { frame, sizeof(frame) };
@@ -255,8 +268,11 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 		if (poll(&pfd, 1, left_ms) <= 0)
 			continue;
 		n = recvmsg(fd, &mh, MSG_TRUNC);
-		if (n < 0)
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
 			die("recvmsg: %s", strerror(errno));
+		}
 		if (n > (int)sizeof(frame))
 			continue;	/* larger than any MTU we use */
 		if (!strcmp(dir, "out") && from.sll_pkttype != PACKET_OUTGOING)

@@ -1,0 +1,76 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# At-most-once: the first window of a finished connection, captured on the
+# client's link and re-injected byte for byte while the server still
+# listens, creates no second connection; NDP counts it in ReplayRejected.
+# Over TCP (NDP_TEST_PROTO=tcp) the client's SYNs are replayed instead and
+# the same "no second connection" holds (the client resets the SYN-ACK).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+xfer_setup
+ndp_lib_require_cmd ndp_replay
+ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+if xfer_is_ndp; then
+	proto=253
+	# Keep time-wait state longer than the test takes (both ends).
+	for ns in "$ns_a" "$ns_b"; do
+		ip netns exec "$ns" sysctl -qw net.ndp.time_wait_ms=60000 ||
+			ndp_lib_info "cannot set net.ndp.time_wait_ms"
+	done
+else
+	proto=6
+fi
+ndp_lib_plan 8
+
+rx_packets()
+{
+	ip -n "$1" -s link show eth0 | awk '/RX:/ { getline; print $2; exit }'
+}
+
+d=$XFER_TMP/replay
+mkdir -p "$d"
+port=$(xfer_next_port)
+
+# The server serves one connection, then listens 10 s more and reports
+# any further connection it accepts.
+ip netns exec "$ns_b" ndp_xfer -p "$XFER_PROTO" -4 -P $port -T 120 \
+	server -n 1 -S 1K -E 20000 -L 10 >"$d/server.out" 2>"$d/server.err" &
+spid=$!
+xfer_wait_file "$d/server.err" listening 10
+ip netns exec "$ns_a" ndp_replay capture -i eth0 -d out -p $proto -c 64 -t 60 \
+	-w "$d/first.pcap" >"$d/capture.out" 2>"$d/capture.err" &
+cpid=$!
+xfer_wait_file "$d/capture.err" capturing 10
+
+ndp_lib_check "the original transfer is intact" \
+	ip netns exec "$ns_a" ndp_xfer -p "$XFER_PROTO" -4 -P $port -T 60 \
+	client -H 10.0.1.2 -S 20000 -E 1K
+sleep 0.5
+kill -TERM $cpid
+wait $cpid
+ncap=$(awk '{ print $2 }' "$d/capture.out")
+ndp_lib_check "first-window packets captured (${ncap:-0})" test "${ncap:-0}" -gt 0
+ndp_lib_info "$(ndp_replay show -r "$d/first.pcap" | head -n 4 | tr '\n' ';')"
+
+s0=$(xfer_stats "$ns_a" "$ns_b")
+rx0=$(rx_packets "$ns_b")
+ndp_lib_check "re-inject them on the client's link (twice)" bash -c \
+	"ip netns exec $ns_a ndp_replay inject -i eth0 -r $d/first.pcap -g 1000 &&
+	 sleep 0.5 &&
+	 ip netns exec $ns_a ndp_replay inject -i eth0 -r $d/first.pcap -g 1000"
+sleep 1
+rx1=$(rx_packets "$ns_b")
+s1=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "the replayed packets reached the server's host ($rx0 -> $rx1)" \
+	test $((rx1 - rx0)) -ge $((2 * ${ncap:-1}))
+
+wait $spid
+src=$?
+extra=$(awk '$1 == "accepted" { print $4 }' "$d/server.out")
+ndp_lib_expect_eq "the listener accepted no second connection" 0 "${extra:-missing}"
+ndp_lib_expect_eq "the server exits cleanly" 0 "$src"
+xfer_expect_moved "ndp: ReplayRejected moved at the server" "$s0" "$s1" "$ns_b" ReplayRejected
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done

@@ -1,0 +1,97 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Teardown with traffic in flight:
+#  - rmmod ndp is refused while a listener and a transfer are live, and
+#    the transfer still completes intact afterwards;
+#  - deleting namespaces whose processes are killed mid-transfer (data
+#    queued both ways, timers armed) is clean: no kernel warning, and
+#    every socket goes away (rmmod ndp succeeds again soon after).
+#
+#   NDP_TEST_PROTO=tcp   the namespace part over TCP (rmmod is NDP-only)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+xfer_setup
+ndp_lib_require_cmd rmmod modprobe
+ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_lib_plan 7
+
+d=$XFER_TMP/unload
+mkdir -p "$d"
+
+# A transfer in the background: 16 MB each way on 2 connections.
+start_xfer()
+{
+	local port
+	port=$(xfer_next_port)
+	ip netns exec "$ns_b" ndp_xfer -p "$XFER_PROTO" -4 -P $port -T 300 \
+		server -n 2 -S 16M -E 16M >"$d/server.out" 2>"$d/server.err" &
+	spid=$!
+	xfer_wait_file "$d/server.err" listening 10
+	ip netns exec "$ns_a" ndp_xfer -p "$XFER_PROTO" -4 -P $port -T 300 \
+		client -H 10.0.1.2 -n 2 -S 16M -E 16M >"$d/client.out" 2>"$d/client.err" &
+	cpid=$!
+	sleep 1
+}
+
+if xfer_is_ndp; then
+	start_xfer
+	refused()
+	{
+		if rmmod ndp 2>&1; then
+			echo "rmmod ndp succeeded with live sockets"
+			return 1
+		fi
+		grep -q '^ndp ' /proc/modules
+	}
+	ndp_lib_check "rmmod ndp is refused during a transfer" refused
+	# (wait must run in this shell, not in ndp_lib_check's subshell)
+	wait $cpid; crc=$?
+	wait $spid; src=$?
+	finish()
+	{
+		echo "client exit $crc, server exit $src"
+		[ $crc -eq 0 ] && [ $src -eq 0 ] &&
+			xfer_compare "$d/client.out" "$d/server.out" 2 16777216 16777216
+	}
+	ndp_lib_check "the transfer completes intact after the refused rmmod" finish
+else
+	ndp_lib_skip "rmmod ndp is refused during a transfer" "TCP is built in"
+	ndp_lib_skip "the transfer completes intact after the refused rmmod" "TCP is built in"
+fi
+
+# Now the brutal end: delete both namespaces under live transfers.
+start_xfer
+ndp_lib_check "transfers are running before the teardown" \
+	bash -c "kill -0 $spid && kill -0 $cpid"
+ip netns del "$ns_b"
+kill -9 $spid 2>/dev/null
+wait $spid 2>/dev/null
+sleep 0.5
+ip netns del "$ns_a"
+kill -9 $cpid 2>/dev/null
+wait $cpid 2>/dev/null
+ndp_lib_check "both namespaces are gone" \
+	bash -c "! ip netns list | grep -qE '^(${ns_a}|${ns_b})( |$)'"
+
+if xfer_is_ndp; then
+	gone()
+	{
+		local i
+		for i in $(seq 60); do
+			rmmod ndp 2>/dev/null && return 0
+			sleep 0.5
+		done
+		echo "rmmod ndp still refused 30 s after the namespaces died:"
+		grep '^ndp ' /proc/modules
+		return 1
+	}
+	ndp_lib_check "every socket is released: rmmod ndp succeeds" gone
+	modprobe ndp
+else
+	ndp_lib_skip "every socket is released: rmmod ndp succeeds" "TCP is built in"
+fi
+sleep 1
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done

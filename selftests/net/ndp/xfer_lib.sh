@@ -1,0 +1,182 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the transfer tests (xfer.sh, concurrent.sh, loss.sh, ...),
+# sourced after lib.sh.  Functions are named xfer_*.
+#
+# NDP_TEST_PROTO=tcp runs every check over TCP instead of NDP (the same
+# socket API); counter assertions are NDP-only and skip over TCP.
+
+XFER_PROTO=${NDP_TEST_PROTO:-ndp}
+case "$XFER_PROTO" in
+ndp|tcp) ;;
+*) ndp_lib_skip_all "NDP_TEST_PROTO must be ndp or tcp, not '$XFER_PROTO'" ;;
+esac
+
+XFER_TMP=$(mktemp -d /tmp/ndp-xfer.XXXXXX)
+ndp_lib_at_exit "rm -rf $XFER_TMP"
+echo $((20000 + RANDOM % 20000)) >"$XFER_TMP/port"
+
+# xfer_next_port: a port no earlier run of this script used.  Kept in a
+# file because ndp_lib_check runs its command in a subshell.
+xfer_next_port()
+{
+	local p
+
+	p=$(cat "$XFER_TMP/port")
+	echo $((p + 1)) >"$XFER_TMP/port"
+	echo "$p"
+}
+
+# xfer_setup: prerequisites common to every transfer test.
+xfer_setup()
+{
+	ndp_lib_require_cmd ndp_xfer ip awk
+	[ "$XFER_PROTO" = ndp ] && ndp_lib_load_modules ndp
+	ndp_lib_info "protocol: $XFER_PROTO"
+}
+
+# xfer_is_ndp: true when counter assertions apply.
+xfer_is_ndp()
+{
+	[ "$XFER_PROTO" = ndp ]
+}
+
+# xfer_wait_file FILE PATTERN [SECS]: wait until FILE contains PATTERN.
+xfer_wait_file()
+{
+	local i
+
+	for i in $(seq $((${3:-10} * 20))); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# xfer_compare CLIENT_OUT SERVER_OUT CONNS CLIENT_SEND SERVER_SEND: both
+# ends reported CONNS connections, all "ok", with the right byte counts,
+# and each direction's digest is the same at its sender and its receiver.
+xfer_compare()
+{
+	awk -v n="$3" -v cs="$4" -v ss="$5" '
+	FNR == 1 { side++ }
+	$1 != "conn" { next }
+	side == 1 { ctx[$2] = $4 " " $5; crx[$2] = $7 " " $8; cst[$2] = $9; nc++
+		    if ($4 != cs) { print "client conn " $2 " sent " $4 " bytes, not " cs; bad++ } }
+	side == 2 { stx[$2] = $4 " " $5; srx[$2] = $7 " " $8; sst[$2] = $9; ns++
+		    if ($4 != ss) { print "server conn " $2 " sent " $4 " bytes, not " ss; bad++ } }
+	END {
+		if (nc != n) { print "client reported " nc + 0 " connections, expected " n; bad++ }
+		if (ns != n) { print "server reported " ns + 0 " connections, expected " n; bad++ }
+		for (k in ctx) {
+			if (cst[k] != "ok") { print "client conn " k ": " cst[k]; bad++ }
+			if (!(k in stx)) { print "conn " k " unknown to the server"; bad++; continue }
+			if (sst[k] != "ok") { print "server conn " k ": " sst[k]; bad++ }
+			if (ctx[k] != srx[k]) { print "conn " k " client->server: sent " ctx[k] ", received " srx[k]; bad++ }
+			if (stx[k] != crx[k]) { print "conn " k " server->client: sent " stx[k] ", received " crx[k]; bad++ }
+		}
+		exit bad > 0
+	}' "$1" "$2"
+}
+
+# xfer_run CLIENT_NS SERVER_NS SERVER_ADDR FAMILY CLIENT_SEND SERVER_SEND
+#          [CONNS] [TIMEOUT_S]
+# One transfer: server in SERVER_NS, client in CLIENT_NS, each
+# connection sending CLIENT_SEND bytes up and SERVER_SEND bytes down at
+# the same time; checked with xfer_compare.  Output: diagnostics only.
+# XFER_PORT overrides the port (for runs started in the background).
+xfer_run()
+{
+	local cns=$1 sns=$2 addr=$3 fam=$4 csend=$5 ssend=$6
+	local conns=${7:-1} tmo=${8:-120} port=${XFER_PORT:-$(xfer_next_port)}
+	local d=$XFER_TMP/run.$port spid crc src
+
+	mkdir -p "$d"
+	ip netns exec "$sns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
+		server -n "$conns" -S "$ssend" -E "$csend" \
+		>"$d/server.out" 2>"$d/server.err" &
+	spid=$!
+	if ! xfer_wait_file "$d/server.err" listening 10; then
+		echo "server did not start listening:"
+		cat "$d/server.err"
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		return 1
+	fi
+	ip netns exec "$cns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
+		client -H "$addr" -n "$conns" -S "$csend" -E "$ssend" \
+		>"$d/client.out" 2>"$d/client.err"
+	crc=$?
+	wait "$spid"
+	src=$?
+	if ! xfer_compare "$d/client.out" "$d/server.out" "$conns" "$csend" "$ssend" ||
+	   [ $crc -ne 0 ] || [ $src -ne 0 ]; then
+		echo "client exit $crc, server exit $src"
+		for f in client.err server.err; do
+			[ -s "$d/$f" ] && sed "s/^/$f: /" "$d/$f" | head -n 10
+		done
+		head -n 5 "$d/client.out" "$d/server.out"
+		return 1
+	fi
+	return 0
+}
+
+# xfer_stats NS...: snapshot of the NDP counters of each namespace, as
+# "NS COUNTER VALUE" lines (empty over TCP).
+xfer_stats()
+{
+	local ns
+
+	xfer_is_ndp || return 0
+	for ns in "$@"; do
+		ip netns exec "$ns" awk -v ns="$ns" '{ print ns, $1, $2 }' /proc/net/ndp_stat
+	done
+}
+
+# xfer_delta BEFORE AFTER NS COUNTER...: sum over the COUNTERs of how far
+# they moved in NS between two xfer_stats snapshots (strings).
+xfer_delta()
+{
+	local before=$1 after=$2 ns=$3
+	shift 3
+	awk -v ns="$ns" -v list="$*" '
+	BEGIN { n = split(list, want, " "); for (i = 1; i <= n; i++) w[want[i]] = 1 }
+	$1 == ns && ($2 in w) { if (FNR == NR) b[$2] = $3; else a[$2] = $3 }
+	END { s = 0; for (k in w) s += a[k] - b[k]; print s }' \
+		<(printf '%s\n' "$before") <(printf '%s\n' "$after")
+}
+
+# xfer_expect_moved NAME BEFORE AFTER NS COUNTER...: pass if the sum of
+# the counters grew (NDP only; skipped over TCP).
+xfer_expect_moved()
+{
+	local name=$1 before=$2 after=$3 ns=$4 d
+	shift 4
+
+	if ! xfer_is_ndp; then
+		ndp_lib_skip "$name" "counters are NDP-only"
+		return 0
+	fi
+	d=$(xfer_delta "$before" "$after" "$ns" "$@")
+	if [ "${d:-0}" -gt 0 ]; then
+		ndp_lib_pass "$name"
+		ndp_lib_info "$* moved by $d"
+	else
+		ndp_lib_fail "$name" "$* did not move in ${ns%%-*} (delta ${d:-?})"
+	fi
+}
+
+# xfer_expect_delta NAME BEFORE AFTER NS EXPECTED COUNTER...: exact delta.
+xfer_expect_delta()
+{
+	local name=$1 before=$2 after=$3 ns=$4 want=$5 d
+	shift 5
+
+	if ! xfer_is_ndp; then
+		ndp_lib_skip "$name" "counters are NDP-only"
+		return 0
+	fi
+	d=$(xfer_delta "$before" "$after" "$ns" "$@")
+	ndp_lib_expect_eq "$name" "$want" "$d"
+}
