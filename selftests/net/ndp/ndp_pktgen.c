@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ndp_pktgen: craft NDP packets on a raw socket, and receive and verify
+ * them on a packet socket.  Used by the sch_ndp selftests; any test that
+ * needs hand-made NDP traffic may use it.
+ *
+ *   ndp_pktgen send [-6] --dst ADDR [--src ADDR] [--sport N] [--dport N]
+ *                   [--psn N] [--nonce N] [--proto N] [--gap-us N] SPEC...
+ *
+ *     Sends the packets described by each SPEC, in order, through the
+ *     routing table (IP_HDRINCL raw socket: the header checksum covers the
+ *     addresses, so the source address is fixed before sending; without
+ *     --src it is the one the kernel would pick for --dst).
+ *
+ *     SPEC is TYPE[*COUNT][:KEY=VALUE]... with
+ *       TYPE   data | hdr (a DATA header already trimmed) | ack | nack |
+ *              pull | rst
+ *       COUNT  number of such packets (default 1)
+ *       KEY    size=BYTES   DATA payload (default 1000; hdr: 0)
+ *              prio=N       ndphdr.prio (default 0)
+ *              sport=N, dport=N   override --sport/--dport
+ *              flags=F[,F]  syn last trimmed rts unsched pull fin rtx
+ *     Every packet gets the next psn, starting at --psn (default 1), so a
+ *     receiver can tell the order in which they were sent.  The payload
+ *     of DATA packet psn P is the byte sequence (P + i) & 0xff, and pcsum
+ *     is its Internet checksum.  Prints "sent N".
+ *
+ *   ndp_pktgen recv [--dev IF] [--count N] [--timeout-ms MS]
+ *                   [--idle-ms MS] [--dport N] [--proto N] [--quiet]
+ *
+ *     Receives IPv4 and IPv6 NDP packets (not the ones the host sends) on
+ *     a packet socket and verifies them: IP length, header checksum
+ *     (always), payload checksum and bytes (untrimmed DATA).  One line per
+ *     packet unless --quiet:
+ *       pkt I type=T psn=N sport=N dport=N flags=F prio=N paylen=N len=N
+ *           hcsum=ok|BAD pcsum=ok|BAD|- src=A dst=B t_us=N
+ *     (len: payload bytes present; t_us: kernel receive time since the
+ *     first packet) and a summary line:
+ *       summary pkts=N data=N trimmed=N ctrl=N rts=N bad_hcsum=N
+ *               bad_pcsum=N bad_len=N reordered=N bytes=N span_us=N
+ *     (bytes: IP bytes of all packets but the first, so bytes / span_us
+ *     is the arrival rate).  Stops after --count packets, after --idle-ms
+ *     (default 1000) without a packet once one arrived, or after
+ *     --timeout-ms (default 10000).  Exit status 1 if any check failed or
+ *     fewer than --count packets arrived.
+ *
+ *   ndp_pktgen tcp-sink [-6] --port N [--timeout-ms MS]
+ *
+ *     Accepts one TCP connection and copies what it receives to stdout
+ *     (for "TCP through the same port" tests; the guest has no netcat).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/ip6.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Wire format: mirrors include/net/ndp_wire.h (a kernel header). */
+enum { NDP_PKT_DATA = 1, NDP_PKT_ACK, NDP_PKT_NACK, NDP_PKT_PULL,
+       NDP_PKT_RST, NDP_PKT_MAX };
+
+#define NDP_F_SYN	0x0001
+#define NDP_F_LAST	0x0002
+#define NDP_F_TRIMMED	0x0004
+#define NDP_F_RTS	0x0008
+#define NDP_F_UNSCHED	0x0010
+#define NDP_F_PULL	0x0020
+#define NDP_F_FIN	0x0040
+#define NDP_F_RTX	0x0080
+
+struct ndphdr {
+	uint16_t source, dest;
+	uint8_t type, doff;
+	uint16_t flags;
+	uint32_t nonce, psn, syn_off, pull, prio;
+	uint16_t paylen;
+	uint8_t path, detours;
+	uint16_t hcsum, pcsum, nsenders, reserved;
+};
+
+#define NDP_HDR_LEN	40
+#define NDP_DEFAULT_PROTO	253
+#define NDP_MAX_PKT	65536
+
+_Static_assert(sizeof(struct ndphdr) == NDP_HDR_LEN, "ndphdr size");
+
+static const char *const ndp_type_names[NDP_PKT_MAX] = {
+	[NDP_PKT_DATA] = "data", [NDP_PKT_ACK] = "ack", [NDP_PKT_NACK] = "nack",
+	[NDP_PKT_PULL] = "pull", [NDP_PKT_RST] = "rst",
+};
+
+static const struct {
+	const char *name;
+	uint16_t bit;
+} ndp_flag_names[] = {
+	{ "syn", NDP_F_SYN }, { "last", NDP_F_LAST },
+	{ "trimmed", NDP_F_TRIMMED }, { "rts", NDP_F_RTS },
+	{ "unsched", NDP_F_UNSCHED }, { "pull", NDP_F_PULL },
+	{ "fin", NDP_F_FIN }, { "rtx", NDP_F_RTX },
+};
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "ndp_pktgen: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(2);
+}
+
+/* --- checksums ------------------------------------------------------------ */
+
+static uint32_t csum_add(uint32_t sum, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	while (len > 1) {
+		sum += (uint32_t)p[0] << 8 | p[1];
+		p += 2;
+		len -= 2;
+	}
+	if (len)
+		sum += (uint32_t)p[0] << 8;
+	return sum;
+}
+
+static uint16_t csum_fold16(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
+/* Pseudo-header sum: addresses, protocol and the header length (40). */
+static uint32_t ndp_pseudo(int family, const void *src, const void *dst,
+			   int proto)
+{
+	size_t alen = family == AF_INET ? 4 : 16;
+	uint32_t sum = 0;
+
+	sum = csum_add(sum, src, alen);
+	sum = csum_add(sum, dst, alen);
+	return sum + proto + NDP_HDR_LEN;
+}
+
+/* Both in network order, as stored on the wire. */
+static uint16_t ndp_hcsum(int family, const void *src, const void *dst,
+			  int proto, const struct ndphdr *nh)
+{
+	uint32_t sum = ndp_pseudo(family, src, dst, proto);
+
+	return htons((uint16_t)~csum_fold16(csum_add(sum, nh, NDP_HDR_LEN)));
+}
+
+static uint16_t ndp_pcsum(const uint8_t *payload, size_t len)
+{
+	if (!len)
+		return 0;
+	return htons((uint16_t)~csum_fold16(csum_add(0, payload, len)));
+}
+
+static bool ndp_hcsum_ok(int family, const void *src, const void *dst,
+			 int proto, const struct ndphdr *nh)
+{
+	uint32_t sum = ndp_pseudo(family, src, dst, proto);
+
+	return csum_fold16(csum_add(sum, nh, NDP_HDR_LEN)) == 0xffff;
+}
+
+/* --- send ----------------------------------------------------------------- */
+
+struct ndp_gen {
+	int family;
+	int proto;
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	} src, dst;
+	uint16_t sport, dport;
+	uint32_t psn, nonce;
+	unsigned int gap_us;
+	int fd;
+	unsigned long sent;
+};
+
+static void ndp_parse_addr(struct ndp_gen *g, const char *s, void *out)
+{
+	if (inet_pton(g->family, s, out) != 1)
+		die("bad %s address '%s'", g->family == AF_INET ? "IPv4" : "IPv6", s);
+}
+
+/* The source address the kernel would use towards the destination. */
+static void ndp_pick_src(struct ndp_gen *g)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t sl = sizeof(ss);
+	int fd = socket(g->family, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	if (g->family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(9);
+		sin->sin_addr = g->dst.v4;
+		sl = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(9);
+		sin6->sin6_addr = g->dst.v6;
+		sl = sizeof(*sin6);
+	}
+	if (connect(fd, (struct sockaddr *)&ss, sl))
+		die("no route to the destination: %s", strerror(errno));
+	sl = sizeof(ss);
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
+		die("getsockname: %s", strerror(errno));
+	if (g->family == AF_INET)
+		g->src.v4 = ((struct sockaddr_in *)&ss)->sin_addr;
+	else
+		g->src.v6 = ((struct sockaddr_in6 *)&ss)->sin6_addr;
+	close(fd);
+}
+
+struct ndp_spec {
+	int type;
+	bool trimmed;
+	unsigned long count;
+	unsigned int size;
+	uint32_t prio;
+	uint16_t flags;
+	long sport, dport;
+};
+
+static unsigned long ndp_num(const char *s, unsigned long max, const char *what)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > max)
+		die("bad %s '%s' (0..%lu)", what, s, max);
+	return v;
+}
+
+static uint16_t ndp_parse_flags(char *s)
+{
+	uint16_t flags = 0;
+	char *tok, *save = NULL;
+	size_t i;
+
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(ndp_flag_names) / sizeof(ndp_flag_names[0]); i++)
+			if (!strcmp(tok, ndp_flag_names[i].name))
+				break;
+		if (i == sizeof(ndp_flag_names) / sizeof(ndp_flag_names[0]))
+			die("unknown flag '%s'", tok);
+		flags |= ndp_flag_names[i].bit;
+	}
+	return flags;
+}
+
+static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
+{
+	char *s = strdup(arg), *tok, *save = NULL, *star;
+	int t;
+
+	if (!s)
+		die("out of memory");
+	memset(sp, 0, sizeof(*sp));
+	sp->count = 1;
+	sp->size = 1000;
+	sp->sport = -1;
+	sp->dport = -1;
+
+	tok = strtok_r(s, ":", &save);
+	if (!tok)
+		die("empty packet spec");
+	star = strchr(tok, '*');
+	if (star) {
+		*star = '\0';
+		sp->count = ndp_num(star + 1, 1000000, "count");
+	}
+	if (!strcmp(tok, "hdr")) {
+		sp->type = NDP_PKT_DATA;
+		sp->trimmed = true;
+		sp->size = 0;
+	} else {
+		for (t = NDP_PKT_DATA; t < NDP_PKT_MAX; t++)
+			if (!strcmp(tok, ndp_type_names[t]))
+				break;
+		if (t == NDP_PKT_MAX)
+			die("unknown packet type '%s'", tok);
+		sp->type = t;
+		if (t != NDP_PKT_DATA)
+			sp->size = 0;
+	}
+
+	while ((tok = strtok_r(NULL, ":", &save))) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			die("spec item '%s' is not KEY=VALUE", tok);
+		*eq++ = '\0';
+		if (!strcmp(tok, "size"))
+			sp->size = ndp_num(eq, 65000, "size");
+		else if (!strcmp(tok, "prio"))
+			sp->prio = ndp_num(eq, UINT32_MAX, "prio");
+		else if (!strcmp(tok, "sport"))
+			sp->sport = ndp_num(eq, 65535, "sport");
+		else if (!strcmp(tok, "dport"))
+			sp->dport = ndp_num(eq, 65535, "dport");
+		else if (!strcmp(tok, "flags"))
+			sp->flags = ndp_parse_flags(eq);
+		else
+			die("unknown spec key '%s'", tok);
+	}
+	if (sp->type != NDP_PKT_DATA && sp->size)
+		die("only data packets carry a payload");
+	free(s);
+}
+
+static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
+{
+	static uint8_t pkt[NDP_MAX_PKT];
+	size_t iplen = g->family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ip6_hdr);
+	struct ndphdr *nh = (struct ndphdr *)(pkt + iplen);
+	uint8_t *payload = pkt + iplen + NDP_HDR_LEN;
+	size_t total = iplen + NDP_HDR_LEN + sp->size;
+	struct sockaddr_storage ss = { 0 };
+	socklen_t sl;
+	unsigned int i;
+
+	if (total > sizeof(pkt))
+		die("packet too large");
+	memset(pkt, 0, iplen + NDP_HDR_LEN);
+	for (i = 0; i < sp->size; i++)
+		payload[i] = (uint8_t)(g->psn + i);
+
+	nh->source = htons(sp->sport >= 0 ? sp->sport : g->sport);
+	nh->dest = htons(sp->dport >= 0 ? sp->dport : g->dport);
+	nh->type = sp->type;
+	nh->doff = NDP_HDR_LEN / 4;
+	nh->flags = htons(sp->flags | (sp->trimmed ? NDP_F_TRIMMED : 0));
+	nh->nonce = htonl(g->nonce);
+	nh->psn = htonl(g->psn);
+	nh->prio = htonl(sp->prio);
+	nh->paylen = htons(sp->trimmed ? 1000 : sp->size);
+	nh->pcsum = ndp_pcsum(payload, sp->size);
+
+	if (g->family == AF_INET) {
+		struct iphdr *iph = (struct iphdr *)pkt;
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->ttl = 64;
+		iph->protocol = g->proto;
+		iph->tot_len = htons(total);
+		iph->saddr = g->src.v4.s_addr;
+		iph->daddr = g->dst.v4.s_addr;
+		nh->hcsum = ndp_hcsum(AF_INET, &iph->saddr, &iph->daddr, g->proto, nh);
+		sin->sin_family = AF_INET;
+		sin->sin_addr = g->dst.v4;
+		sl = sizeof(*sin);
+	} else {
+		struct ip6_hdr *ip6 = (struct ip6_hdr *)pkt;
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+
+		ip6->ip6_flow = htonl(6u << 28);
+		ip6->ip6_plen = htons(NDP_HDR_LEN + sp->size);
+		ip6->ip6_nxt = g->proto;
+		ip6->ip6_hlim = 64;
+		ip6->ip6_src = g->src.v6;
+		ip6->ip6_dst = g->dst.v6;
+		nh->hcsum = ndp_hcsum(AF_INET6, &ip6->ip6_src, &ip6->ip6_dst, g->proto, nh);
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = g->dst.v6;
+		sl = sizeof(*sin6);
+	}
+
+	if (sendto(g->fd, pkt, total, 0, (struct sockaddr *)&ss, sl) != (ssize_t)total)
+		die("sendto (psn %u): %s", g->psn, strerror(errno));
+	g->sent++;
+	g->psn++;
+	if (g->gap_us)
+		usleep(g->gap_us);
+}
+
+static int ndp_cmd_send(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "src", required_argument, NULL, 's' },
+		{ "dst", required_argument, NULL, 'd' },
+		{ "sport", required_argument, NULL, 'S' },
+		{ "dport", required_argument, NULL, 'D' },
+		{ "psn", required_argument, NULL, 'p' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "proto", required_argument, NULL, 'P' },
+		{ "gap-us", required_argument, NULL, 'g' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ndp_gen g = { .family = AF_INET, .proto = NDP_DEFAULT_PROTO,
+			     .sport = 4000, .dport = 5000, .psn = 1,
+			     .nonce = 0x6e6470 };
+	const char *src = NULL, *dst = NULL;
+	struct ndp_spec sp;
+	unsigned long i;
+	int c, k;
+
+	while ((c = getopt_long(argc, argv, "6", opts, NULL)) != -1) {
+		switch (c) {
+		case '6': g.family = AF_INET6; break;
+		case 's': src = optarg; break;
+		case 'd': dst = optarg; break;
+		case 'S': g.sport = ndp_num(optarg, 65535, "sport"); break;
+		case 'D': g.dport = ndp_num(optarg, 65535, "dport"); break;
+		case 'p': g.psn = ndp_num(optarg, UINT32_MAX, "psn"); break;
+		case 'n': g.nonce = ndp_num(optarg, UINT32_MAX, "nonce"); break;
+		case 'P': g.proto = ndp_num(optarg, 255, "proto"); break;
+		case 'g': g.gap_us = ndp_num(optarg, 10000000, "gap-us"); break;
+		default: die("usage: see the comment at the top of ndp_pktgen.c");
+		}
+	}
+	if (!dst)
+		die("send needs --dst");
+	if (optind >= argc)
+		die("send needs at least one packet SPEC");
+	ndp_parse_addr(&g, dst, &g.dst);
+	if (src)
+		ndp_parse_addr(&g, src, &g.src);
+	else
+		ndp_pick_src(&g);
+
+	g.fd = socket(g.family, SOCK_RAW, IPPROTO_RAW);
+	if (g.fd < 0)
+		die("raw socket: %s", strerror(errno));
+
+	for (k = optind; k < argc; k++) {
+		ndp_parse_spec(argv[k], &sp);
+		for (i = 0; i < sp.count; i++)
+			ndp_send_one(&g, &sp);
+	}
+	printf("sent %lu\n", g.sent);
+	return 0;
+}
+
+/* --- recv ----------------------------------------------------------------- */
+
+struct ndp_rx_stats {
+	unsigned long pkts, data, trimmed, ctrl, rts;
+	unsigned long bad_hcsum, bad_pcsum, bad_len, reordered;
+	unsigned long long bytes;
+	uint32_t max_psn;
+	struct timespec first, last;
+};
+
+static long long ts_us(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000LL + (b->tv_nsec - a->tv_nsec) / 1000;
+}
+
+static void ndp_flags_str(uint16_t flags, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(ndp_flag_names) / sizeof(ndp_flag_names[0]); i++)
+		if (flags & ndp_flag_names[i].bit)
+			off += snprintf(buf + off, len - off, "%s%s",
+					off ? "," : "", ndp_flag_names[i].name);
+	if (!off)
+		snprintf(buf, len, "-");
+}
+
+/* Check one IP packet; returns false if it is not NDP (ignored). */
+static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
+		       bool quiet, const struct timespec *ts,
+		       struct ndp_rx_stats *st)
+{
+	char srcs[INET6_ADDRSTRLEN], dsts[INET6_ADDRSTRLEN], fl[80];
+	const void *src, *dst;
+	const struct ndphdr *nh;
+	size_t iplen, iptot;
+	int family;
+	bool hok, pok = true, lok = true, check_payload;
+	const uint8_t *payload;
+	size_t plen, i;
+	uint16_t flags;
+	uint32_t psn;
+
+	if (len < 1)
+		return false;
+	if ((pkt[0] >> 4) == 4) {
+		const struct iphdr *iph = (const struct iphdr *)pkt;
+
+		if (len < sizeof(*iph) || iph->protocol != proto)
+			return false;
+		iplen = iph->ihl * 4;
+		iptot = ntohs(iph->tot_len);
+		family = AF_INET;
+		src = &iph->saddr;
+		dst = &iph->daddr;
+	} else if ((pkt[0] >> 4) == 6) {
+		const struct ip6_hdr *ip6 = (const struct ip6_hdr *)pkt;
+
+		if (len < sizeof(*ip6) || ip6->ip6_nxt != proto)
+			return false;
+		iplen = sizeof(*ip6);
+		iptot = iplen + ntohs(ip6->ip6_plen);
+		family = AF_INET6;
+		src = &ip6->ip6_src;
+		dst = &ip6->ip6_dst;
+	} else {
+		return false;
+	}
+	if (len < iplen + NDP_HDR_LEN)
+		return false;
+	nh = (const struct ndphdr *)(pkt + iplen);
+	if (dport >= 0 && ntohs(nh->dest) != dport)
+		return false;
+
+	if (!st->pkts)
+		st->first = *ts;
+	else
+		st->bytes += len;
+	st->last = *ts;
+	st->pkts++;
+
+	flags = ntohs(nh->flags);
+	psn = ntohl(nh->psn);
+	if (st->pkts > 1 && psn < st->max_psn)
+		st->reordered++;
+	if (psn > st->max_psn)
+		st->max_psn = psn;
+
+	if (iptot != len)
+		lok = false;
+	hok = ndp_hcsum_ok(family, src, dst, proto, nh);
+	payload = pkt + iplen + NDP_HDR_LEN;
+	plen = len - iplen - NDP_HDR_LEN;
+	check_payload = nh->type == NDP_PKT_DATA && !(flags & NDP_F_TRIMMED);
+	if (nh->type == NDP_PKT_DATA) {
+		st->data++;
+		if (flags & NDP_F_TRIMMED) {
+			st->trimmed++;
+			if (plen)	/* a trimmed packet keeps no payload */
+				lok = false;
+		}
+	} else {
+		st->ctrl++;
+	}
+	if (flags & NDP_F_RTS)
+		st->rts++;
+	if (check_payload) {
+		if (plen != ntohs(nh->paylen))
+			lok = false;
+		if (ndp_pcsum(payload, plen) != nh->pcsum)
+			pok = false;
+		for (i = 0; pok && i < plen; i++)
+			if (payload[i] != (uint8_t)(psn + i))
+				pok = false;
+	}
+	st->bad_hcsum += !hok;
+	st->bad_pcsum += !pok;
+	st->bad_len += !lok;
+
+	if (quiet)
+		return true;
+	inet_ntop(family, src, srcs, sizeof(srcs));
+	inet_ntop(family, dst, dsts, sizeof(dsts));
+	ndp_flags_str(flags, fl, sizeof(fl));
+	printf("pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld\n",
+	       st->pkts,
+	       nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
+	       ndp_type_names[nh->type] : "unknown",
+	       psn, ntohs(nh->source), ntohs(nh->dest), fl, ntohl(nh->prio),
+	       ntohs(nh->paylen), plen, hok ? "ok" : "BAD",
+	       check_payload ? (pok ? "ok" : "BAD") : "-",
+	       lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts));
+	fflush(stdout);
+	return true;
+}
+
+static int ndp_cmd_recv(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dev", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "idle-ms", required_argument, NULL, 'I' },
+		{ "dport", required_argument, NULL, 'D' },
+		{ "proto", required_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long count = 0;
+	long timeout_ms = 10000, idle_ms = 1000, dport = -1;
+	int proto = NDP_DEFAULT_PROTO, fd, c, one = 1, rcvbuf = 8 << 20;
+	const char *dev = NULL;
+	struct ndp_rx_stats st = { 0 };
+	struct sockaddr_ll sll = { 0 };
+	static uint8_t buf[NDP_MAX_PKT];
+	struct timespec start, now;
+	bool quiet = false;
+
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': dev = optarg; break;
+		case 'c': count = ndp_num(optarg, 100000000, "count"); break;
+		case 't': timeout_ms = ndp_num(optarg, 3600000, "timeout-ms"); break;
+		case 'I': idle_ms = ndp_num(optarg, 3600000, "idle-ms"); break;
+		case 'D': dport = ndp_num(optarg, 65535, "dport"); break;
+		case 'P': proto = ndp_num(optarg, 255, "proto"); break;
+		case 'q': quiet = true; break;
+		default: die("usage: see the comment at the top of ndp_pktgen.c");
+		}
+	}
+
+	fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_ALL));
+	if (fd < 0)
+		die("packet socket: %s", strerror(errno));
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	if (dev) {
+		sll.sll_ifindex = if_nametoindex(dev);
+		if (!sll.sll_ifindex)
+			die("no device '%s'", dev);
+	}
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
+		die("bind: %s", strerror(errno));
+	/* Ready: a test may start sending once it sees this line. */
+	fprintf(stderr, "ndp_pktgen: receiving\n");
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!count || st.pkts < count) {
+		char cbuf[CMSG_SPACE(sizeof(struct timespec))];
+		struct iovec iov = { buf, sizeof(buf) };
+		struct sockaddr_ll from;
+		struct msghdr msg = {
+			.msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct timespec ts;
+		struct cmsghdr *cm;
+		long wait, left;
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = timeout_ms - ts_us(&start, &now) / 1000;
+		wait = left;
+		if (st.pkts && idle_ms < wait)
+			wait = idle_ms;
+		if (wait <= 0 || poll(&pfd, 1, wait) <= 0)
+			break;
+		n = recvmsg(fd, &msg, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die("recvmsg: %s", strerror(errno));
+		}
+		if (from.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm))
+			if (cm->cmsg_level == SOL_SOCKET &&
+			    cm->cmsg_type == SO_TIMESTAMPNS)
+				memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+		ndp_rx_one(buf, n, proto, dport, quiet, &ts, &st);
+	}
+
+	printf("summary pkts=%lu data=%lu trimmed=%lu ctrl=%lu rts=%lu bad_hcsum=%lu bad_pcsum=%lu bad_len=%lu reordered=%lu bytes=%llu span_us=%lld\n",
+	       st.pkts, st.data, st.trimmed, st.ctrl, st.rts, st.bad_hcsum,
+	       st.bad_pcsum, st.bad_len, st.reordered, st.bytes,
+	       st.pkts ? ts_us(&st.first, &st.last) : 0LL);
+	close(fd);
+	if (st.bad_hcsum || st.bad_pcsum || st.bad_len || st.pkts < count)
+		return 1;
+	return 0;
+}
+
+/* --- tcp-sink ------------------------------------------------------------- */
+
+static int ndp_cmd_tcp_sink(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "timeout-ms", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+				     .sin6_addr = IN6ADDR_ANY_INIT };
+	long timeout_ms = 10000;
+	int port = -1, fd, cfd, c, one = 1, zero = 0;
+	struct pollfd pfd;
+	static char buf[65536];
+	ssize_t n;
+
+	while ((c = getopt_long(argc, argv, "6", opts, NULL)) != -1) {
+		switch (c) {
+		case '6': break;	/* a dual-stack socket takes both */
+		case 'p': port = ndp_num(optarg, 65535, "port"); break;
+		case 't': timeout_ms = ndp_num(optarg, 3600000, "timeout-ms"); break;
+		default: die("usage: ndp_pktgen tcp-sink --port N [--timeout-ms MS]");
+		}
+	}
+	if (port < 0)
+		die("tcp-sink needs --port");
+	fd = socket(AF_INET6, SOCK_STREAM, 0);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	sin6.sin6_port = htons(port);
+	if (bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) || listen(fd, 1))
+		die("bind/listen: %s", strerror(errno));
+	fprintf(stderr, "ndp_pktgen: listening\n");
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		die("no connection within %ld ms", timeout_ms);
+	cfd = accept(fd, NULL, NULL);
+	if (cfd < 0)
+		die("accept: %s", strerror(errno));
+	pfd.fd = cfd;
+	for (;;) {
+		if (poll(&pfd, 1, timeout_ms) <= 0)
+			die("connection idle for %ld ms", timeout_ms);
+		n = read(cfd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("read: %s", strerror(errno));
+		if (!n)
+			break;
+		if (fwrite(buf, 1, n, stdout) != (size_t)n)
+			die("write: %s", strerror(errno));
+	}
+	close(cfd);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		die("usage: ndp_pktgen send|recv|tcp-sink [options] (see the top of ndp_pktgen.c)");
+	if (!strcmp(argv[1], "send"))
+		return ndp_cmd_send(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "recv"))
+		return ndp_cmd_recv(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "tcp-sink"))
+		return ndp_cmd_tcp_sink(argc - 1, argv + 1);
+	die("unknown command '%s' (send, recv or tcp-sink)", argv[1]);
+}
