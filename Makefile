@@ -21,6 +21,10 @@ PROJECT		:= $(CURDIR)
 
 export CONFIG_NDP := m
 export CONFIG_NET_SCH_NDP := m
+# KUnit tests only where the kernel has KUnit (the debug kernel).
+ifneq ($(shell grep -s '^CONFIG_KUNIT=y' $(KDIR)/.config),)
+export CONFIG_NDP_KUNIT_TEST := m
+endif
 
 SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null)
 

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the NDP wire format helpers (include/net/ndp_wire.h):
+ * header checksum against an independent reference, its survival across
+ * the in-flight changes switches make (trim flag, return to sender,
+ * detours), and header sanity checks.
+ */
+#include <kunit/test.h>
+#include <linux/in6.h>
+#include <net/ndp_wire.h>
+
+/* Straightforward RFC 1071 sum, independent of the kernel's csum code. */
+static u16 ndp_test_ref_sum(const void *data, size_t len, u32 sum)
+{
+	const u8 *p = data;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (p[i] << 8) | p[i + 1];
+	if (len & 1)
+		sum += p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
+/* Reference header checksum for IPv4 (pseudo-header + header). */
+static u16 ndp_test_ref_v4(const struct ndphdr *nh, __be32 saddr,
+			   __be32 daddr, u8 proto)
+{
+	u8 pseudo[12];
+	u32 sum;
+
+	memcpy(pseudo, &saddr, 4);
+	memcpy(pseudo + 4, &daddr, 4);
+	pseudo[8] = 0;
+	pseudo[9] = proto;
+	pseudo[10] = 0;
+	pseudo[11] = NDP_HDR_LEN;
+	sum = ndp_test_ref_sum(pseudo, sizeof(pseudo), 0);
+	sum = ndp_test_ref_sum(nh, NDP_HDR_LEN, sum);
+	return ~sum & 0xffff;
+}
+
+static void ndp_test_fill(struct ndphdr *nh)
+{
+	memset(nh, 0, sizeof(*nh));
+	nh->source = htons(40000);
+	nh->dest = htons(5000);
+	nh->type = NDP_PKT_DATA;
+	nh->doff = NDP_HDR_WORDS;
+	nh->flags = htons(NDP_F_SYN | NDP_F_UNSCHED);
+	nh->nonce = htonl(0xdeadbeef);
+	nh->psn = htonl(0x12345678);
+	nh->syn_off = htonl(3);
+	nh->prio = htonl(1000000);
+	nh->paylen = htons(8960);
+	nh->path = 2;
+	nh->pcsum = (__force __sum16)htons(0xabcd);
+}
+
+static void ndp_wire_test_layout(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sizeof(struct ndphdr), 40);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ndphdr, nonce), 8);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ndphdr, prio), 24);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ndphdr, paylen), 28);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ndphdr, detours), 31);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ndphdr, hcsum), 32);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ndphdr, nsenders), 36);
+}
+
+static void ndp_wire_test_v4_csum(struct kunit *test)
+{
+	__be32 s = htonl(0x0a000101), d = htonl(0x0a006401);
+	struct ndphdr nh, ref;
+
+	ndp_test_fill(&nh);
+	ref = nh;
+	ndp_v4_hdr_csum_set(&nh, s, d, IPPROTO_NDP);
+	KUNIT_EXPECT_EQ(test, ntohs((__force __be16)nh.hcsum),
+			ndp_test_ref_v4(&ref, s, d, IPPROTO_NDP));
+	KUNIT_EXPECT_TRUE(test, ndp_v4_hdr_csum_ok(&nh, s, d, IPPROTO_NDP));
+	/* Another protocol number, address or any header bit: rejected. */
+	KUNIT_EXPECT_FALSE(test, ndp_v4_hdr_csum_ok(&nh, s, d, IPPROTO_NDP + 1));
+	KUNIT_EXPECT_FALSE(test, ndp_v4_hdr_csum_ok(&nh, s, d ^ htonl(1), IPPROTO_NDP));
+	nh.psn ^= htonl(0x100);
+	KUNIT_EXPECT_FALSE(test, ndp_v4_hdr_csum_ok(&nh, s, d, IPPROTO_NDP));
+}
+
+/* What a switch does in flight must keep the header checksum valid. */
+static void ndp_wire_test_switch_updates(struct kunit *test)
+{
+	__be32 s = htonl(0xc0a80001), d = htonl(0xc0a80102);
+	struct ndphdr nh;
+	int i;
+
+	ndp_test_fill(&nh);
+	ndp_v4_hdr_csum_set(&nh, s, d, IPPROTO_NDP);
+
+	ndp_hdr_update_flags(&nh, NDP_F_TRIMMED, 0);
+	KUNIT_EXPECT_TRUE(test, ndp_hdr_has(&nh, NDP_F_TRIMMED));
+	KUNIT_EXPECT_TRUE(test, ndp_v4_hdr_csum_ok(&nh, s, d, IPPROTO_NDP));
+	KUNIT_EXPECT_TRUE(test, ndp_hdr_is_control(&nh));
+
+	/* Return to sender: flag plus swapped addresses. */
+	ndp_hdr_update_flags(&nh, NDP_F_RTS, 0);
+	KUNIT_EXPECT_TRUE(test, ndp_v4_hdr_csum_ok(&nh, d, s, IPPROTO_NDP));
+
+	ndp_hdr_update_flags(&nh, 0, NDP_F_TRIMMED | NDP_F_RTS);
+	KUNIT_EXPECT_FALSE(test, ndp_hdr_has(&nh, NDP_F_TRIMMED));
+	KUNIT_EXPECT_TRUE(test, ndp_v4_hdr_csum_ok(&nh, s, d, IPPROTO_NDP));
+
+	for (i = 0; i < 300; i++)
+		ndp_hdr_inc_detours(&nh);
+	KUNIT_EXPECT_EQ(test, nh.detours, U8_MAX);
+	KUNIT_EXPECT_EQ(test, nh.path, 2);
+	KUNIT_EXPECT_TRUE(test, ndp_v4_hdr_csum_ok(&nh, s, d, IPPROTO_NDP));
+}
+
+static void ndp_wire_test_v6_csum(struct kunit *test)
+{
+	struct in6_addr s = { .s6_addr = { 0xfd, 0, 0, 1, [15] = 1 } };
+	struct in6_addr d = { .s6_addr = { 0xfd, 0, 0, 0x64, [15] = 1 } };
+	struct ndphdr nh;
+
+	ndp_test_fill(&nh);
+	ndp_v6_hdr_csum_set(&nh, &s, &d, IPPROTO_NDP);
+	KUNIT_EXPECT_TRUE(test, ndp_v6_hdr_csum_ok(&nh, &s, &d, IPPROTO_NDP));
+	ndp_hdr_update_flags(&nh, NDP_F_TRIMMED | NDP_F_RTS, 0);
+	KUNIT_EXPECT_TRUE(test, ndp_v6_hdr_csum_ok(&nh, &d, &s, IPPROTO_NDP));
+	d.s6_addr[15] ^= 1;
+	KUNIT_EXPECT_FALSE(test, ndp_v6_hdr_csum_ok(&nh, &s, &d, IPPROTO_NDP));
+}
+
+static void ndp_wire_test_sanity(struct kunit *test)
+{
+	struct ndphdr nh;
+
+	ndp_test_fill(&nh);
+	KUNIT_EXPECT_TRUE(test, ndp_hdr_is_sane(&nh));
+	KUNIT_EXPECT_FALSE(test, ndp_hdr_is_control(&nh));
+
+	nh.type = 0;
+	KUNIT_EXPECT_FALSE(test, ndp_hdr_is_sane(&nh));
+	nh.type = NDP_PKT_MAX;
+	KUNIT_EXPECT_FALSE(test, ndp_hdr_is_sane(&nh));
+	nh.type = NDP_PKT_PULL;
+	KUNIT_EXPECT_TRUE(test, ndp_hdr_is_sane(&nh));
+	KUNIT_EXPECT_TRUE(test, ndp_hdr_is_control(&nh));
+
+	nh.doff = NDP_HDR_WORDS - 1;
+	KUNIT_EXPECT_FALSE(test, ndp_hdr_is_sane(&nh));
+	nh.doff = NDP_HDR_WORDS + 1;
+	KUNIT_EXPECT_TRUE(test, ndp_hdr_is_sane(&nh));
+
+	nh.flags = htons(0x0100);
+	KUNIT_EXPECT_FALSE(test, ndp_hdr_is_sane(&nh));
+	nh.flags = htons(NDP_F_ALL);
+	KUNIT_EXPECT_TRUE(test, ndp_hdr_is_sane(&nh));
+}
+
+static struct kunit_case ndp_wire_test_cases[] = {
+	KUNIT_CASE(ndp_wire_test_layout),
+	KUNIT_CASE(ndp_wire_test_v4_csum),
+	KUNIT_CASE(ndp_wire_test_switch_updates),
+	KUNIT_CASE(ndp_wire_test_v6_csum),
+	KUNIT_CASE(ndp_wire_test_sanity),
+	{}
+};
+
+static struct kunit_suite ndp_wire_test_suite = {
+	.name = "ndp_wire",
+	.test_cases = ndp_wire_test_cases,
+};
+
+kunit_test_suite(ndp_wire_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for the NDP wire format helpers");
