@@ -54,12 +54,26 @@ xfer_wait_file()
 	return 1
 }
 
+# xfer_bytes SIZE: SIZE with an optional K/M/G suffix (powers of 1024),
+# in bytes, as ndp_xfer reads it.
+xfer_bytes()
+{
+	local n=${1%[KkMmGg]}
+
+	case "$1" in
+	*[Kk]) echo $((n * 1024)) ;;
+	*[Mm]) echo $((n * 1024 * 1024)) ;;
+	*[Gg]) echo $((n * 1024 * 1024 * 1024)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # xfer_compare CLIENT_OUT SERVER_OUT CONNS CLIENT_SEND SERVER_SEND: both
 # ends reported CONNS connections, all "ok", with the right byte counts,
 # and each direction's digest is the same at its sender and its receiver.
 xfer_compare()
 {
-	awk -v n="$3" -v cs="$4" -v ss="$5" '
+	awk -v n="$3" -v cs="$(xfer_bytes "$4")" -v ss="$(xfer_bytes "$5")" '
 	FNR == 1 { side++ }
 	$1 != "conn" { next }
 	side == 1 { ctx[$2] = $4 " " $5; crx[$2] = $7 " " $8; cst[$2] = $9; nc++
