@@ -14,6 +14,9 @@
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <net/inet_sock.h>
+#include <linux/ipv6.h>
+#include <net/sock.h>
 
 /*
  * Sysctl tables: 6.1 needs an empty sentinel entry at the end and has no
@@ -55,5 +58,42 @@ static inline void ndp_proto_set_ipv6_pinfo(struct proto *prot, size_t offset)
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define timer_shutdown_sync(t)	del_timer_sync(t)
 #endif
+
+/*
+ * proto_ops.accept: since 6.10 the flags travel in struct
+ * proto_accept_arg; before, as (flags, kern).  NDP implements
+ * ndp_accept_common() once and plugs in NDP_COMPAT_ACCEPT_FN.
+ */
+int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
+		      bool kern);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+static inline int ndp_compat_accept(struct socket *sock,
+				    struct socket *newsock,
+				    struct proto_accept_arg *arg)
+{
+	return ndp_accept_common(sock, newsock, arg->flags, arg->kern);
+}
+#else
+static inline int ndp_compat_accept(struct socket *sock,
+				    struct socket *newsock, int flags,
+				    bool kern)
+{
+	return ndp_accept_common(sock, newsock, flags, kern);
+}
+#endif
+
+/*
+ * A socket cloned from a listener must not share the listener's IPv6
+ * flow label list; it moved from ipv6_pinfo to inet_sock in 6.5.
+ */
+static inline void ndp_compat_clear_fl_list(struct sock *newsk)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	RCU_INIT_POINTER(inet_sk(newsk)->ipv6_fl_list, NULL);
+#else
+	if (inet_sk(newsk)->pinet6)
+		RCU_INIT_POINTER(inet_sk(newsk)->pinet6->ipv6_fl_list, NULL);
+#endif
+}
 
 #endif /* _NET_NDP_COMPAT_H */

@@ -33,118 +33,6 @@ MODULE_PARM_DESC(ipproto, "IP protocol number of NDP (default 253, RFC 3692 expe
 
 unsigned int ndp_net_id __read_mostly;
 
-/* ---------------------------------------------------------------------- */
-/* Socket operations not built yet: they fail honestly with -EOPNOTSUPP.  */
-
-static int ndp_hash(struct sock *sk)
-{
-	return 0;
-}
-
-static void ndp_unhash(struct sock *sk)
-{
-}
-
-static int ndp_init_sock(struct sock *sk)
-{
-	return 0;
-}
-
-static void ndp_close(struct sock *sk, long timeout)
-{
-	sk_common_release(sk);
-}
-
-static int ndp_setsockopt(struct sock *sk, int level, int optname,
-			  sockptr_t optval, unsigned int optlen)
-{
-	if (level == SOL_IP)
-		return ip_setsockopt(sk, level, optname, optval, optlen);
-	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
-		return ipv6_setsockopt(sk, level, optname, optval, optlen);
-	return -ENOPROTOOPT;
-}
-
-static int ndp_getsockopt(struct sock *sk, int level, int optname,
-			  char __user *optval, int __user *optlen)
-{
-	if (level == SOL_IP)
-		return ip_getsockopt(sk, level, optname, optval, optlen);
-	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
-		return ipv6_getsockopt(sk, level, optname, optval, optlen);
-	return -ENOPROTOOPT;
-}
-
-static __poll_t ndp_poll(struct file *file, struct socket *sock,
-			 poll_table *wait)
-{
-	return 0;
-}
-
-static struct proto ndp_prot = {
-	.name		= "NDP",
-	.owner		= THIS_MODULE,
-	.init		= ndp_init_sock,
-	.close		= ndp_close,
-	.setsockopt	= ndp_setsockopt,
-	.getsockopt	= ndp_getsockopt,
-	.hash		= ndp_hash,
-	.unhash		= ndp_unhash,
-	.obj_size	= sizeof(struct ndp_sock),
-};
-
-static struct proto ndpv6_prot = {
-	.name		= "NDPv6",
-	.owner		= THIS_MODULE,
-	.init		= ndp_init_sock,
-	.close		= ndp_close,
-	.setsockopt	= ndp_setsockopt,
-	.getsockopt	= ndp_getsockopt,
-	.hash		= ndp_hash,
-	.unhash		= ndp_unhash,
-	.obj_size	= sizeof(struct ndp6_sock),
-};
-
-static const struct proto_ops ndp_inet_ops = {
-	.family		= PF_INET,
-	.owner		= THIS_MODULE,
-	.release	= inet_release,
-	.bind		= sock_no_bind,
-	.connect	= sock_no_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= sock_no_accept,
-	.getname	= inet_getname,
-	.poll		= ndp_poll,
-	.ioctl		= sock_no_ioctl,
-	.listen		= sock_no_listen,
-	.shutdown	= sock_no_shutdown,
-	.setsockopt	= sock_common_setsockopt,
-	.getsockopt	= sock_common_getsockopt,
-	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= sock_no_recvmsg,
-	.mmap		= sock_no_mmap,
-};
-
-static const struct proto_ops ndp_inet6_ops = {
-	.family		= PF_INET6,
-	.owner		= THIS_MODULE,
-	.release	= inet6_release,
-	.bind		= sock_no_bind,
-	.connect	= sock_no_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= sock_no_accept,
-	.getname	= inet6_getname,
-	.poll		= ndp_poll,
-	.ioctl		= sock_no_ioctl,
-	.listen		= sock_no_listen,
-	.shutdown	= sock_no_shutdown,
-	.setsockopt	= sock_common_setsockopt,
-	.getsockopt	= sock_common_getsockopt,
-	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= sock_no_recvmsg,
-	.mmap		= sock_no_mmap,
-};
-
 /* .protocol is filled in at load time from the ipproto parameter. */
 static struct inet_protosw ndp_protosw[] = {
 	{ .type = SOCK_NDP,    .prot = &ndp_prot, .ops = &ndp_inet_ops },
@@ -180,6 +68,7 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	const struct iphdr *iph;
+	struct ndp_flow fl;
 	struct ndphdr *nh;
 
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
@@ -191,9 +80,14 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
 		goto bad;
 	}
-	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
-	kfree_skb(skb);
-	return 0;
+	memset(&fl, 0, sizeof(fl));
+	fl.family = AF_INET;
+	ipv6_addr_set_v4mapped(iph->daddr, &fl.laddr);
+	ipv6_addr_set_v4mapped(iph->saddr, &fl.raddr);
+	fl.lport = nh->dest;
+	fl.rport = nh->source;
+	fl.nonce = ntohl(nh->nonce);
+	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);
 	kfree_skb(skb);
@@ -209,6 +103,7 @@ static int ndp_v6_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	const struct ipv6hdr *ip6h;
+	struct ndp_flow fl;
 	struct ndphdr *nh;
 
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
@@ -220,9 +115,14 @@ static int ndp_v6_rcv(struct sk_buff *skb)
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
 		goto bad;
 	}
-	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
-	kfree_skb(skb);
-	return 0;
+	memset(&fl, 0, sizeof(fl));
+	fl.family = AF_INET6;
+	fl.laddr = ip6h->daddr;
+	fl.raddr = ip6h->saddr;
+	fl.lport = nh->dest;
+	fl.rport = nh->source;
+	fl.nonce = ntohl(nh->nonce);
+	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);
 	kfree_skb(skb);
@@ -255,6 +155,11 @@ static int __net_init ndp_net_init(struct net *net)
 	struct ndp_net *nn = ndp_pernet(net);
 	int err;
 
+	nn->net = net;
+	atomic_set(&nn->embryonic, 0);
+	ndp_hash_net_init(nn);
+	ndp_tw_net_init(nn);
+	ndp_pull_net_init(nn);
 	nn->mib = alloc_percpu(struct ndp_mib);
 	if (!nn->mib)
 		return -ENOMEM;
@@ -277,6 +182,8 @@ static void __net_exit ndp_net_exit(struct net *net)
 {
 	struct ndp_net *nn = ndp_pernet(net);
 
+	ndp_pull_net_exit(nn);
+	ndp_tw_net_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
 	free_percpu(nn->mib);

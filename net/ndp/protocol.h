@@ -1,11 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * NDP: private declarations shared by the files of ndp.ko.
+ *
+ * Where each mechanism of the paper lives:
+ *   plumbing.c  module load/unload, IP handlers, per-netns setup
+ *   sock.c      the socket API (bind ... close, sockopts, poll)
+ *   hash.c      port and connection tables
+ *   input.c     receive demux, per packet type handling, passive open
+ *   output.c    building and sending packets, first window, pull-driven
+ *               sending, retransmission queue
+ *   pull.c      the pull queue (one per netns and receiving device)
+ *   timer.c     retransmission timeout with backoff
+ *   timewait.c  time-wait records at both ends, replay rejection
+ *   ctrl.c      net.ndp.* knobs;  proc.c  /proc/net/ndp_stat
+ *
+ * Locking, outermost first:
+ *   lock_sock()          process context only: serialises syscalls.
+ *   ndp_sock.lock        (_bh) all protocol state of one connection or
+ *                        listener; taken from process context, softirq
+ *                        (receive) and timers.  Never held while a packet
+ *                        is handed to IP: packets are collected in a
+ *                        local queue and sent after unlocking.
+ *   listener lock, then child lock (passive open only).
+ *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
+ *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
  */
 #ifndef _NDP_PROTOCOL_H
 #define _NDP_PROTOCOL_H
 
 #include <linux/types.h>
+#include <linux/hrtimer.h>
+#include <linux/workqueue.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/netns/generic.h>
@@ -17,19 +42,43 @@
 /* IP protocol number in use (module parameter "ipproto"). */
 extern unsigned int ndp_ipproto;
 
+#define NDP_BIND_HASH_BITS	8
+#define NDP_CONN_HASH_BITS	10
+#define NDP_TW_HASH_BITS	8
+#define NDP_TW_MAX		65536	/* time-wait records per netns */
+#define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
+#define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
+/* Room in front of a packet for link, IP and NDP headers. */
+#define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
+
 /**
  * struct ndp_net - per-network-namespace state of ndp.ko
  * @ctl_table_hdr: registered net.ndp sysctl table.
  * @init_window: packets pushed before the first pull (net.ndp.init_window).
  * @rto_min_us: retransmission timeout floor, microseconds.
  * @rto_max_us: retransmission timeout ceiling (backoff cap), microseconds.
- * @link_rate_mbps: pull pacing rate when the device reports none; 0 = use
- *	the device's ethtool speed, falling back to 10000.
+ * @link_rate_mbps: pull pacing rate; 0 = use the device's ethtool speed,
+ *	falling back to 10000.
  * @pull_pacing_pct: fraction of the link rate pulls aim at, percent.
  * @time_wait_ms: lifetime of time-wait state at both ends.
  * @max_embryonic: connections created by first windows and not yet
  *	accepted, per namespace.
  * @mib: per-cpu event counters.
+ * @net: back pointer.
+ * @embryonic: connections created by first windows, not yet accepted.
+ * @bind_lock: protects @bind_hash.
+ * @bind_hash: bound sockets (listeners and explicitly or auto-bound
+ *	active sockets) by local port.
+ * @conn_lock: protects @conn_hash.
+ * @conn_hash: connections by 4-tuple and nonce.
+ * @twr_lock: protects @twr_hash, @twr_list, @twr_count.
+ * @twr_hash: time-wait records by 4-tuple and nonce.
+ * @twr_list: time-wait records, oldest first.
+ * @twr_count: number of time-wait records.
+ * @twr_timer: reaps expired time-wait records.
+ * @pullq_lock: protects @pullq_list.
+ * @pullq_list: pull queues of this namespace, one per receiving device.
+ * @dying: set by the netns exit hook; nothing may be (re)armed.
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
@@ -41,6 +90,21 @@ struct ndp_net {
 	u32			time_wait_ms;
 	u32			max_embryonic;
 	struct ndp_mib __percpu	*mib;
+
+	struct net		*net;
+	atomic_t		embryonic;
+	spinlock_t		bind_lock;
+	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
+	spinlock_t		conn_lock;
+	struct hlist_head	conn_hash[1 << NDP_CONN_HASH_BITS];
+	spinlock_t		twr_lock;
+	struct hlist_head	twr_hash[1 << NDP_TW_HASH_BITS];
+	struct list_head	twr_list;
+	u32			twr_count;
+	struct timer_list	twr_timer;
+	spinlock_t		pullq_lock;
+	struct list_head	pullq_list;
+	bool			dying;
 };
 
 extern unsigned int ndp_net_id;
@@ -56,11 +120,174 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
 	SNMP_ADD_STATS(ndp_pernet(net)->mib, field, val)
 
 /**
+ * struct ndp_pullq - the pull queue of one receiving device in one netns
+ * @node: in &ndp_net.pullq_list.
+ * @nn: owning namespace state.
+ * @ifindex: the device whose incoming link the pulls pace.
+ * @lock: protects the lists and the pull fields of member sockets.
+ * @bands: sockets with pending pulls, per priority band (higher index is
+ *	served first), round robin inside a band.
+ * @active: number of sockets linked on @bands.
+ * @armed: @timer is queued or running and will re-arm itself as needed.
+ * @timer: softirq hrtimer issuing one pull per @interval_ns.
+ * @next_ns: earliest time the next pull may leave (ktime ns).
+ * @interval_ns: pull spacing; (MTU + L2 header) * 8 / (rate * pct).
+ * @mtu: device MTU when @interval_ns was computed.
+ * @rate_mbps: device speed read from process context (0 = unknown).
+ * @rate_work: reads the device speed under RTNL.
+ */
+struct ndp_pullq {
+	struct list_head	node;
+	struct ndp_net		*nn;
+	int			ifindex;
+	spinlock_t		lock;
+	struct list_head	bands[NDP_PULL_BANDS];
+	u32			active;
+	bool			armed;
+	struct hrtimer		timer;
+	u64			next_ns;
+	u64			interval_ns;
+	u32			mtu;
+	u32			rate_mbps;
+	struct work_struct	rate_work;
+};
+
+/*
+ * Addresses of one packet or connection, from the point of view of this
+ * host.  IPv4 addresses are kept in v4-mapped form so one lookup serves
+ * both families; @family says which header to build.
+ */
+struct ndp_flow {
+	struct in6_addr	laddr;
+	struct in6_addr	raddr;
+	__be16		lport;
+	__be16		rport;
+	u32		nonce;
+	u16		family;
+	int		ifindex;
+};
+
+/**
+ * struct ndp_skb_cb - per-packet state while a packet is queued by NDP
+ * @psn: packet sequence number.
+ * @offset: receive queue: bytes already read.  Send queue: byte offset of
+ *	the packet in the stream (for &ndphdr.prio).
+ * @flags: NDP_F_SYN / NDP_F_FIN given at queueing time.
+ * @pcsum: payload checksum, computed once when the data was copied in.
+ * @sent: transmitted at least once.
+ * @acked: acknowledged (selectively; freed when it reaches the head).
+ * @rtx: NACKed or timed out, waiting to be resent.
+ */
+struct ndp_skb_cb {
+	u32	psn;
+	u32	offset;
+	u16	flags;
+	__sum16	pcsum;
+	u8	sent:1,
+		acked:1,
+		rtx:1;
+};
+
+#define NDP_SKB_CB(skb)	((struct ndp_skb_cb *)&((skb)->cb[0]))
+
+/**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
+ * @lock: protects protocol state, see the locking rules at the top.
+ * @bind_node: in &ndp_net.bind_hash while @bound.
+ * @conn_node: in &ndp_net.conn_hash while @hashed.
+ * @bound: owns its local port in the bind table.
+ * @hashed: reachable by received packets (holds a socket reference).
+ * @dead: torn down; nothing may be queued or armed any more.
+ * @nonce: connection nonce (0 until connected).
+ * @flow: addresses, ports and nonce of the connection (set once connected;
+ *	immutable afterwards, so readable without @lock).
+ * @mss: payload bytes per packet.
+ * @accept_q: listener: children not yet accepted.  Child: entry.
+ * @accept_len: listener: length of @accept_q.
+ * @parent: child: the listener while queued for accept.
+ * @sndq: packets from @snd_una on, in psn order: sent and unsent.
+ * @send_head: first never-sent packet in @sndq, or NULL.
+ * @isn: our first psn.
+ * @syn_window: packets from @isn on that carry SYN (active side: the
+ *	init_window at connect time; passive side: 0).
+ * @unsched: packets the current unscheduled window may still push.
+ * @snd_una: oldest unacknowledged psn.
+ * @snd_nxt: psn of the next packet queued by sendmsg.
+ * @snd_bytes: bytes queued by sendmsg so far (stream offset).
+ * @pull_seen: last pull counter received.
+ * @credit: packets the peer's pulls allow us to send.
+ * @rtx_pending: packets in @sndq marked for retransmission.
+ * @idle: last packet sent carried NDP_F_LAST: new data is pushed again.
+ * @first_sent: the first window went out (later pushes lose SYN).
+ * @fin_queued: a FIN packet is in @sndq.
+ * @fin_acked: our FIN was acknowledged.
+ * @rto_timer: retransmission timer (holds a socket reference when armed).
+ * @rto_us: current timeout, microseconds.
+ * @retries: RTO expiries since the peer last spoke.
+ * @rcv_nxt: next in-order psn expected.
+ * @rcv_high: one past the highest psn seen (data or header).
+ * @rcv_isn_known: the peer's first psn is known (set at creation).
+ * @ooo: out-of-order packets, sorted by psn.
+ * @fin_rcvd: the peer's FIN was delivered in order.
+ * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
+ * @ifindex: device the peer's data arrives on (picks the pull queue).
+ * @pq: pull queue, set on first use.
+ * @pq_node: in one of @pq's bands while it has pending pulls.
+ * @pq_linked: on @pq_node.
+ * @pq_blocked: pulls held back because the receive buffer is full.
+ * @pull_pending: pulls owed to the peer, not yet sent.
+ * @pull_ctr: pulls sent so far (&ndphdr.pull).
  */
 struct ndp_sock {
 	struct inet_sock	inet;
+	spinlock_t		lock;
+	struct hlist_node	bind_node;
+	struct hlist_node	conn_node;
+	bool			bound;
+	bool			hashed;
+	bool			dead;
+	u32			nonce;
+	struct ndp_flow		flow;
+	u32			mss;
+
+	struct list_head	accept_q;
+	u32			accept_len;
+	struct sock		*parent;
+
+	struct sk_buff_head	sndq;
+	struct sk_buff		*send_head;
+	u32			isn;
+	u32			syn_window;
+	u32			unsched;
+	u32			snd_una;
+	u32			snd_nxt;
+	u64			snd_bytes;
+	u32			pull_seen;
+	u32			credit;
+	u32			rtx_pending;
+	bool			idle;
+	bool			first_sent;
+	bool			fin_queued;
+	bool			fin_acked;
+	struct timer_list	rto_timer;
+	u32			rto_us;
+	u32			retries;
+
+	u32			rcv_nxt;
+	u32			rcv_high;
+	bool			rcv_isn_known;
+	struct sk_buff_head	ooo;
+	bool			fin_rcvd;
+	bool			ever_acked;
+
+	int			ifindex;
+	struct ndp_pullq	*pq;
+	struct list_head	pq_node;
+	bool			pq_linked;
+	bool			pq_blocked;
+	u32			pull_pending;
+	u32			pull_ctr;
 };
 
 /* ipv6_pinfo must be last: 6.1 finds it from the end of the object. */
@@ -74,6 +301,18 @@ static inline struct ndp_sock *ndp_sk(const struct sock *sk)
 	return (struct ndp_sock *)sk;
 }
 
+/* Serial number arithmetic on psns and pull counters. */
+static inline bool ndp_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+static inline bool ndp_after(u32 a, u32 b)
+{
+	return ndp_before(b, a);
+}
+
+
 /* ctrl.c */
 int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn);
 void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
@@ -81,5 +320,69 @@ void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
 /* proc.c */
 int ndp_proc_net_init(struct net *net);
 void ndp_proc_net_exit(struct net *net);
+
+/* hash.c */
+void ndp_hash_net_init(struct ndp_net *nn);
+int ndp_get_port(struct sock *sk, unsigned short snum);
+void ndp_unbind(struct sock *sk);
+int ndp_listen_check(struct sock *sk);
+void ndp_sk_flow(const struct sock *sk, struct ndp_flow *fl);
+void ndp_conn_hash(struct sock *sk);
+void ndp_conn_unhash(struct sock *sk);
+struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl);
+u32 ndp_flow_hash(const struct ndp_flow *fl);
+bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b);
+struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
+				 int ifindex);
+
+/* sock.c */
+extern struct proto ndp_prot;
+extern struct proto ndpv6_prot;
+extern const struct proto_ops ndp_inet_ops;
+extern const struct proto_ops ndp_inet6_ops;
+int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
+		      bool kern);
+void ndp_sock_init_state(struct sock *sk);
+void ndp_done(struct sock *sk, struct sk_buff_head *xmitq);
+void ndp_set_error(struct sock *sk, int err, struct sk_buff_head *xmitq);
+void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq);
+
+/* input.c */
+int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
+
+/* output.c */
+u32 ndp_mss_for(struct sock *sk, u32 mtu);
+int ndp_route_mtu(struct sock *sk, u32 *mtu);
+void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq);
+struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn);
+void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
+		    u16 flags, u32 psn);
+void ndp_push(struct sock *sk, struct sk_buff_head *xmitq);
+void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq);
+int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq,
+		       u32 max);
+void ndp_clean_acked(struct sock *sk);
+void ndp_purge_sndq(struct sock *sk);
+
+/* pull.c */
+int ndp_pull_net_init(struct ndp_net *nn);
+void ndp_pull_net_exit(struct ndp_net *nn);
+struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex);
+bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 *pull_ctr);
+void ndp_pull_trim(struct sock *sk, u32 keep);
+void ndp_pull_detach(struct sock *sk);
+void ndp_pull_unblock(struct sock *sk);
+bool ndp_rcv_has_room(const struct sock *sk);
+
+/* timer.c */
+void ndp_timer_init(struct sock *sk);
+void ndp_rto_arm(struct sock *sk);
+void ndp_rto_stop(struct sock *sk);
+
+/* timewait.c */
+void ndp_tw_net_init(struct ndp_net *nn);
+void ndp_tw_net_exit(struct ndp_net *nn);
+void ndp_tw_add(struct sock *sk);
+bool ndp_tw_lookup(struct net *net, const struct ndp_flow *fl, u32 *rcv_nxt);
 
 #endif /* _NDP_PROTOCOL_H */

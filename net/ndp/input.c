@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: receive path: demultiplexing, passive open and the handling of
+ * each packet type.
+ *
+ * Demux (ndp_rcv): connection table by 4-tuple and nonce; else time-wait
+ * (replays); else, for a first-window DATA packet (SYN), the listener of
+ * the local address and port creates the connection; else RST.
+ *
+ * Receiver, per DATA packet (ndp_rcv_data):
+ *   intact, new  -> queue (in order to the receive queue, else to the
+ *                   out-of-order queue), ACK at once, owe one pull
+ *                   (PULLACK if the pull queue is idle).  On LAST, drop
+ *                   owed pulls beyond the packets still missing.
+ *   trimmed      -> NACK at once, owe one pull.  A packet with a bad
+ *                   payload checksum or that does not fit in receive
+ *                   memory is handled as if trimmed (the sender resends
+ *                   it when pulled).
+ *   duplicate    -> ACK again, nothing else.
+ * Sender, per ACK/NACK/PULL: see ndp_rcv_ack(), ndp_rcv_nack(),
+ * ndp_rcv_pull().  Every control packet carries the receiver's cumulative
+ * ack (next expected psn) in syn_off.
+ *
+ * Softirq context.  The socket lock (ndp_sock.lock) is a spinlock taken
+ * here and by process context with BH disabled; packets are sent after it
+ * is released.  Process context never holds it for long, so no backlog
+ * is needed.
+ */
+
+#define pr_fmt(fmt) "NDP: " fmt
+
+#include <linux/skbuff.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+#include <net/netfilter/nf_conntrack.h>
+
+#include "protocol.h"
+
+#define NDP_RCV_WINDOW	16384	/* psns ahead of rcv_nxt we accept */
+
+/* ---------------------------------------------------------------------- */
+/* Sender side: ACK, NACK, PULL.                                          */
+
+static struct sk_buff *ndp_sndq_find(struct ndp_sock *nsk, u32 psn)
+{
+	struct sk_buff *skb;
+
+	if (ndp_before(psn, nsk->snd_una) || !ndp_before(psn, nsk->snd_nxt))
+		return NULL;
+	skb_queue_walk(&nsk->sndq, skb) {
+		if (NDP_SKB_CB(skb)->psn == psn)
+			return skb;
+	}
+	return NULL;
+}
+
+static void ndp_mark_acked(struct ndp_sock *nsk, struct sk_buff *skb)
+{
+	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+	if (!cb->sent || cb->acked)
+		return;
+	cb->acked = 1;
+	if (cb->rtx) {
+		cb->rtx = 0;
+		nsk->rtx_pending--;
+	}
+}
+
+static void ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 una = nsk->snd_una;
+	struct sk_buff *skb;
+
+	skb = sel ? ndp_sndq_find(nsk, psn) : NULL;
+	if (skb)
+		ndp_mark_acked(nsk, skb);
+	/* Cumulative: everything before the peer's rcv_nxt arrived. */
+	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd_nxt)) {
+		skb_queue_walk(&nsk->sndq, skb) {
+			if (!ndp_before(NDP_SKB_CB(skb)->psn, cum))
+				break;
+			ndp_mark_acked(nsk, skb);
+		}
+	}
+	ndp_clean_acked(sk);
+	if (nsk->snd_una == una)
+		return;
+	nsk->ever_acked = true;
+	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
+	if (skb_queue_empty(&nsk->sndq))
+		ndp_rto_stop(sk);
+	else
+		ndp_rto_arm(sk);
+	sk->sk_write_space(sk);
+}
+
+static void ndp_rcv_nack(struct sock *sk, u32 psn)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb = ndp_sndq_find(nsk, psn);
+	struct ndp_skb_cb *cb;
+
+	if (!skb)
+		return;
+	cb = NDP_SKB_CB(skb);
+	if (!cb->sent || cb->acked || cb->rtx)
+		return;
+	cb->rtx = 1;
+	nsk->rtx_pending++;
+	if (nsk->idle) {
+		/* It was our LAST: the peer owes us a pull for it. */
+		nsk->idle = false;
+		nsk->unsched = 0;
+	}
+}
+
+static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 n;
+
+	if (!ndp_after(ctr, nsk->pull_seen))
+		return;		/* old or reordered pull */
+	n = ctr - nsk->pull_seen;
+	nsk->pull_seen = ctr;
+	nsk->credit = min_t(u32, nsk->credit + n, 1024);
+	ndp_send_credit(sk, xmitq);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Receiver side: DATA.                                                   */
+
+static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, bool pull,
+			  u32 ctr, struct sk_buff_head *xmitq)
+{
+	struct net *net = sock_net(sk);
+	struct sk_buff *skb;
+
+	skb = ndp_ctrl_skb(sk, type, pull ? NDP_F_PULL : 0, psn);
+	if (!skb)
+		return;
+	if (pull) {
+		ndp_hdr(skb)->pull = htonl(ctr);
+		NDP_INC_STATS(net, NDP_MIB_OUTPULLS);
+		NDP_INC_STATS(net, NDP_MIB_OUTPULLACKS);
+	}
+	NDP_INC_STATS(net, type == NDP_PKT_ACK ? NDP_MIB_OUTACKS :
+						  NDP_MIB_OUTNACKS);
+	__skb_queue_tail(xmitq, skb);
+}
+
+/* Insert into the out-of-order queue; false if @psn is already there. */
+static bool ndp_ooo_insert(struct ndp_sock *nsk, struct sk_buff *skb)
+{
+	u32 psn = NDP_SKB_CB(skb)->psn;
+	struct sk_buff *pos;
+
+	skb_queue_reverse_walk(&nsk->ooo, pos) {
+		u32 p = NDP_SKB_CB(pos)->psn;
+
+		if (p == psn)
+			return false;
+		if (ndp_before(p, psn)) {
+			__skb_queue_after(&nsk->ooo, pos, skb);
+			return true;
+		}
+	}
+	__skb_queue_head(&nsk->ooo, skb);
+	return true;
+}
+
+static bool ndp_ooo_has(struct ndp_sock *nsk, u32 psn)
+{
+	struct sk_buff *pos;
+
+	skb_queue_walk(&nsk->ooo, pos) {
+		if (NDP_SKB_CB(pos)->psn == psn)
+			return true;
+		if (ndp_after(NDP_SKB_CB(pos)->psn, psn))
+			break;
+	}
+	return false;
+}
+
+/* Deliver one in-order packet; FIN ends the stream. */
+static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	nsk->rcv_nxt++;
+	if (NDP_SKB_CB(skb)->flags & NDP_F_FIN) {
+		nsk->fin_rcvd = true;
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
+	}
+	if (skb->len)
+		skb_queue_tail(&sk->sk_receive_queue, skb);
+	else
+		kfree_skb(skb);
+}
+
+static void ndp_deliver_ooo(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&nsk->ooo)) &&
+	       NDP_SKB_CB(skb)->psn == nsk->rcv_nxt) {
+		__skb_unlink(skb, &nsk->ooo);
+		ndp_deliver(sk, skb);
+	}
+}
+
+/* Packets below rcv_high not received yet: they still need pulls. */
+static u32 ndp_missing(struct ndp_sock *nsk)
+{
+	return nsk->rcv_high - nsk->rcv_nxt - skb_queue_len(&nsk->ooo);
+}
+
+static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
+			 const struct ndphdr *nh, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct net *net = sock_net(sk);
+	u16 flags = ntohs(nh->flags);
+	u32 psn = ntohl(nh->psn);
+	bool trimmed = flags & NDP_F_TRIMMED;
+	bool pull;
+	u32 ctr = 0;
+	int rmem;
+
+	if (!nsk->rcv_isn_known) {
+		/* Active side: the peer's first window tells its first psn. */
+		if (!(flags & NDP_F_SYN))
+			goto drop;
+		nsk->rcv_nxt = psn - ntohl(nh->syn_off);
+		nsk->rcv_high = nsk->rcv_nxt;
+		nsk->rcv_isn_known = true;
+	}
+	if (!nsk->pq)
+		nsk->ifindex = skb->skb_iif;
+	if (!ndp_before(psn - nsk->rcv_nxt, NDP_RCV_WINDOW)) {
+		if (ndp_before(psn, nsk->rcv_nxt)) {
+			NDP_INC_STATS(net, NDP_MIB_INDUPS);
+			ndp_send_ctrl(sk, NDP_PKT_ACK, psn, false, 0, xmitq);
+		}
+		goto drop;
+	}
+	if (ndp_ooo_has(nsk, psn)) {
+		NDP_INC_STATS(net, NDP_MIB_INDUPS);
+		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, false, 0, xmitq);
+		goto drop;
+	}
+	if (ndp_after(psn + 1, nsk->rcv_high))
+		nsk->rcv_high = psn + 1;
+
+	/* Data arriving after close() with nobody to read it: abort. */
+	if (sock_flag(sk, SOCK_DEAD) && skb->len && !trimmed) {
+		ndp_send_ctrl(sk, NDP_PKT_RST, psn, false, 0, xmitq);
+		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
+		ndp_done(sk, xmitq);
+		goto drop;
+	}
+
+	if (!trimmed) {
+		rmem = atomic_read(&sk->sk_rmem_alloc);
+		if (rmem && (rmem + skb->truesize > 2 * READ_ONCE(sk->sk_rcvbuf) ||
+			     (psn != nsk->rcv_nxt &&
+			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
+			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
+			trimmed = true;
+		}
+	} else {
+		NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
+	}
+
+	if (trimmed) {
+		pull = ndp_pull_enqueue(sk, true, &ctr);
+		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, pull, ctr, xmitq);
+		goto drop;
+	}
+
+	NDP_INC_STATS(net, NDP_MIB_INDATA);
+	NDP_SKB_CB(skb)->psn = psn;
+	NDP_SKB_CB(skb)->offset = 0;
+	NDP_SKB_CB(skb)->flags = flags & NDP_F_FIN;
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	skb_set_owner_r(skb, sk);
+	if (psn == nsk->rcv_nxt) {
+		ndp_deliver(sk, skb);
+		ndp_deliver_ooo(sk);
+	} else {
+		ndp_ooo_insert(nsk, skb);
+	}
+
+	if (flags & NDP_F_LAST) {
+		pull = false;
+		ndp_pull_trim(sk, ndp_missing(nsk));
+	} else {
+		pull = ndp_pull_enqueue(sk, true, &ctr);
+	}
+	ndp_send_ctrl(sk, NDP_PKT_ACK, psn, pull, ctr, xmitq);
+	sk->sk_data_ready(sk);
+	if (nsk->fin_rcvd) {
+		sk->sk_state_change(sk);
+		ndp_try_finish(sk, xmitq);
+	}
+	return;
+drop:
+	kfree_skb(skb);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Per connection dispatch.                                               */
+
+static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
+{
+	const struct ndphdr *nh = ndp_hdr(skb);
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct net *net = sock_net(sk);
+	struct sk_buff_head xmitq;
+	struct ndphdr hdr = *nh;
+	u16 flags = ntohs(hdr.flags);
+
+	__skb_queue_head_init(&xmitq);
+	__skb_pull(skb, hdr.doff * 4);
+
+	spin_lock_bh(&nsk->lock);
+	if (nsk->dead) {
+		spin_unlock_bh(&nsk->lock);
+		kfree_skb(skb);
+		return;
+	}
+	nsk->retries = 0;	/* the peer is alive */
+	switch (hdr.type) {
+	case NDP_PKT_DATA:
+		ndp_rcv_data(sk, skb, &hdr, &xmitq);
+		skb = NULL;
+		break;
+	case NDP_PKT_ACK:
+		NDP_INC_STATS(net, NDP_MIB_INACKS);
+		ndp_rcv_ack(sk, true, ntohl(hdr.psn), ntohl(hdr.syn_off));
+		if (flags & NDP_F_PULL) {
+			NDP_INC_STATS(net, NDP_MIB_INPULLS);
+			ndp_rcv_pull(sk, ntohl(hdr.pull), &xmitq);
+		}
+		break;
+	case NDP_PKT_NACK:
+		NDP_INC_STATS(net, NDP_MIB_INNACKS);
+		ndp_rcv_ack(sk, false, 0, ntohl(hdr.syn_off));
+		ndp_rcv_nack(sk, ntohl(hdr.psn));
+		if (flags & NDP_F_PULL) {
+			NDP_INC_STATS(net, NDP_MIB_INPULLS);
+			ndp_rcv_pull(sk, ntohl(hdr.pull), &xmitq);
+		}
+		break;
+	case NDP_PKT_PULL:
+		NDP_INC_STATS(net, NDP_MIB_INPULLS);
+		ndp_rcv_ack(sk, false, 0, ntohl(hdr.syn_off));
+		ndp_rcv_pull(sk, ntohl(hdr.pull), &xmitq);
+		break;
+	case NDP_PKT_RST:
+		NDP_INC_STATS(net, NDP_MIB_INRSTS);
+		ndp_set_error(sk, nsk->ever_acked ? ECONNRESET : ECONNREFUSED,
+			      &xmitq);
+		break;
+	}
+	if (!nsk->dead) {
+		if (nsk->fin_acked)
+			ndp_try_finish(sk, &xmitq);
+	}
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+	kfree_skb(skb);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Passive open.                                                          */
+
+/*
+ * Create the connection a first-window packet asks for, as a clone of the
+ * listener.  Returns the child with a reference, or NULL (packet refused:
+ * the caller drops it; the sender's RTO will try again).
+ */
+static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
+				     const struct ndp_flow *fl)
+{
+	const struct ndphdr *nh = ndp_hdr(skb);
+	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
+	struct ndp_sock *lnsk = ndp_sk(lsk);
+	struct ndp_sock *cnsk;
+	struct sock *sk;
+	u32 mtu;
+
+	spin_lock_bh(&lnsk->lock);
+	/* Another packet of the same window may have won the race. */
+	sk = ndp_conn_lookup(sock_net(lsk), fl);
+	if (sk)
+		goto out;
+	if (lsk->sk_state != TCP_LISTEN || lnsk->dead)
+		goto out;
+	if (lnsk->accept_len > READ_ONCE(lsk->sk_max_ack_backlog) ||
+	    atomic_read(&nn->embryonic) >= READ_ONCE(nn->max_embryonic)) {
+		NDP_INC_STATS(sock_net(lsk), NDP_MIB_EMBRYONICDROPS);
+		goto out;
+	}
+
+	sk = sk_clone_lock(lsk, GFP_ATOMIC);
+	if (!sk)
+		goto out;
+	/* sk_clone_lock() copied the listener: undo what is not ours. */
+	RCU_INIT_POINTER(inet_sk(sk)->inet_opt, NULL);
+	inet_sk(sk)->mc_list = NULL;
+	if (sk->sk_family == AF_INET6) {
+		struct ipv6_pinfo *np = &((struct ndp6_sock *)sk)->inet6;
+
+		inet_sk(sk)->pinet6 = np;
+		memcpy(np, inet6_sk(lsk), sizeof(*np));
+		RCU_INIT_POINTER(np->ipv6_mc_list, NULL);
+		np->ipv6_ac_list = NULL;
+		RCU_INIT_POINTER(np->opt, NULL);
+		np->pktoptions = NULL;
+		np->rxpmtu = NULL;
+		sk->sk_v6_daddr = fl->raddr;
+		sk->sk_v6_rcv_saddr = fl->laddr;
+		np->saddr = fl->laddr;
+	} else {
+		inet_sk(sk)->inet_daddr = fl->raddr.s6_addr32[3];
+		inet_sk(sk)->inet_rcv_saddr = fl->laddr.s6_addr32[3];
+		inet_sk(sk)->inet_saddr = fl->laddr.s6_addr32[3];
+	}
+	ndp_compat_clear_fl_list(sk);
+	inet_sk(sk)->inet_dport = fl->rport;
+	sk->sk_priority = READ_ONCE(lsk->sk_priority);
+
+	ndp_sock_init_state(sk);
+	cnsk = ndp_sk(sk);
+	cnsk->nonce = fl->nonce;
+	cnsk->flow = *fl;
+	cnsk->flow.ifindex = lsk->sk_bound_dev_if;
+	cnsk->ifindex = skb->skb_iif;
+	cnsk->rcv_nxt = ntohl(nh->psn) - ntohl(nh->syn_off);
+	cnsk->rcv_high = cnsk->rcv_nxt;
+	cnsk->rcv_isn_known = true;
+	cnsk->mss = ndp_mss_for(sk, ndp_route_mtu(sk, &mtu) ? ETH_DATA_LEN : mtu);
+	cnsk->parent = lsk;
+	cnsk->syn_window = READ_ONCE(nn->init_window);
+	inet_sk_set_state(sk, TCP_ESTABLISHED);
+	bh_unlock_sock(sk);
+
+	/*
+	 * sk_clone_lock() returned two references: the accept queue's
+	 * (handed to the socket by accept()) and the caller's.  The
+	 * connection table takes its own.
+	 */
+	list_add_tail(&cnsk->accept_q, &lnsk->accept_q);
+	lnsk->accept_len++;
+	atomic_inc(&nn->embryonic);
+	ndp_conn_hash(sk);
+	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
+	spin_unlock_bh(&lnsk->lock);
+	lsk->sk_data_ready(lsk);
+	return sk;
+out:
+	spin_unlock_bh(&lnsk->lock);
+	return sk;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Demux.                                                                 */
+
+/* A packet that matches a time-wait record (see timewait.c). */
+static void ndp_rcv_tw(struct net *net, struct sk_buff *skb,
+		       const struct ndp_flow *fl, u32 rcv_nxt)
+{
+	const struct ndphdr *nh = ndp_hdr(skb);
+	u16 flags = ntohs(nh->flags);
+	u32 psn = ntohl(nh->psn);
+	bool old = ndp_before(psn, rcv_nxt);
+
+	if (nh->type != NDP_PKT_DATA)
+		return;
+	if (flags & NDP_F_SYN) {
+		NDP_INC_STATS(net, NDP_MIB_REPLAYREJECTED);
+		if (old)
+			ndp_send_reply(net, fl, NDP_PKT_ACK, 0, psn);
+		return;
+	}
+	if (old || (flags & NDP_F_FIN && !ntohs(nh->paylen)))
+		ndp_send_reply(net, fl, NDP_PKT_ACK, 0, psn);
+	else
+		ndp_send_reply(net, fl, NDP_PKT_RST, 0, psn);
+}
+
+static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
+{
+	unsigned int hlen = nh->doff * 4;
+	unsigned int plen = skb->len - hlen;
+	u16 flags = ntohs(nh->flags);
+
+	if (flags & NDP_F_TRIMMED)
+		return true;	/* length of what is left is irrelevant */
+	if (plen != ntohs(nh->paylen))
+		return false;
+	if (!plen)
+		return flags & NDP_F_FIN;
+	return csum_fold(skb_checksum(skb, hlen, plen, 0)) == nh->pcsum;
+}
+
+/*
+ * Entry from the IPv4/IPv6 handlers: header checksum verified, transport
+ * header set, @fl filled from the packet (local = destination).  Consumes
+ * @skb.
+ */
+int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
+{
+	struct net *net = dev_net(skb->dev);
+	struct ndphdr *nh = ndp_hdr(skb);
+	struct sock *sk, *lsk;
+	u32 rcv_nxt;
+
+	if (skb->pkt_type != PACKET_HOST)
+		goto drop;
+	if (nh->type == NDP_PKT_DATA && !ndp_data_is_valid(skb, nh)) {
+		if (ntohs(nh->paylen) == skb->len - nh->doff * 4) {
+			/* Corrupt payload, intact header: a NACK repairs it. */
+			NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
+			skb_trim(skb, nh->doff * 4);
+			ndp_hdr_update_flags(nh, NDP_F_TRIMMED, 0);
+		} else {
+			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			goto drop;
+		}
+	}
+
+	sk = ndp_conn_lookup(net, fl);
+	if (sk)
+		goto found;
+	if (nh->type == NDP_PKT_RST) {
+		NDP_INC_STATS(net, NDP_MIB_INRSTS);
+		goto drop;
+	}
+	if (ndp_tw_lookup(net, fl, &rcv_nxt)) {
+		ndp_rcv_tw(net, skb, fl, rcv_nxt);
+		goto drop;
+	}
+	if (nh->type == NDP_PKT_DATA && ndp_hdr_has(nh, NDP_F_SYN)) {
+		lsk = ndp_listener_lookup(net, fl, skb->skb_iif);
+		if (lsk) {
+			sk = ndp_passive_open(lsk, skb, fl);
+			sock_put(lsk);
+			if (sk)
+				goto found;
+			goto drop;	/* backlog full: the sender retries */
+		}
+	}
+	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
+	if (nh->type == NDP_PKT_DATA)
+		ndp_send_reply(net, fl, NDP_PKT_RST, 0, ntohl(nh->psn));
+	goto drop;
+
+found:
+	ndp_rcv_conn(sk, skb);
+	sock_put(sk);
+	return 0;
+drop:
+	kfree_skb(skb);
+	return 0;
+}

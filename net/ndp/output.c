@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: building and sending packets; the sender's side of the protocol.
+ *
+ * Send queue: sendmsg() cuts the byte stream into packets of at most mss
+ * payload bytes (path MTU - IP header - NDP header; NDP does not rely on
+ * GSO) and appends them to ndp_sock.sndq with consecutive psns.  The
+ * payload lives in page fragments; each transmission sends a private copy
+ * of the (empty) linear part with the headers pushed into it, sharing the
+ * fragments, so the original stays queued until it is acknowledged.
+ *
+ * What leaves, and when:
+ *   - push (first window, and again after the peer saw LAST): up to
+ *     net.ndp.init_window packets at once, flagged UNSCHED; packets whose
+ *     psn is within the first init_window psns of the connection carry SYN
+ *     and syn_off so that any of them can create the connection;
+ *   - pull: each advance of the peer's pull counter lets one packet go,
+ *     packets marked for retransmission (NACK, RTO) before new ones;
+ *   - RTO (timer.c): unacknowledged packets are resent without a pull.
+ * The packet after which nothing is left to send carries LAST; the sender
+ * is then idle and pushes the next data as a new unscheduled window.
+ *
+ * All functions taking an xmitq run under ndp_sock.lock and only queue
+ * packets; ndp_xmit_queue() hands them to IP after the lock is dropped.
+ */
+
+#define pr_fmt(fmt) "NDP: " fmt
+
+#include <linux/skbuff.h>
+#include <net/dst.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/route.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+u32 ndp_mss_for(struct sock *sk, u32 mtu)
+{
+	u32 iph = sk->sk_family == AF_INET ? sizeof(struct iphdr) :
+					     sizeof(struct ipv6hdr);
+
+	if (mtu < iph + NDP_HDR_LEN + 64)
+		return 64;
+	return min_t(u32, mtu - iph - NDP_HDR_LEN, U16_MAX);
+}
+
+/* Hand one packet whose NDP header is at skb->data to IPv4 or IPv6. */
+static int ndp_xmit_one(struct net *net, struct sock *sk,
+			const struct ndp_flow *fl, struct sk_buff *skb)
+{
+	struct ndphdr *nh = ndp_hdr(skb);
+
+	skb->ip_summed = CHECKSUM_NONE;
+	if (sk) {
+		skb->priority = READ_ONCE(sk->sk_priority);
+		skb->mark = READ_ONCE(sk->sk_mark);
+	}
+	if (fl->family == AF_INET) {
+		__be32 daddr = fl->raddr.s6_addr32[3];
+		__be32 saddr = fl->laddr.s6_addr32[3];
+		struct flowi4 fl4;
+		struct rtable *rt;
+		struct iphdr *iph;
+
+		rt = ip_route_output_ports(net, &fl4, sk, daddr, saddr,
+					   fl->rport, fl->lport, ndp_ipproto,
+					   0, fl->ifindex);
+		if (IS_ERR(rt)) {
+			kfree_skb(skb);
+			return PTR_ERR(rt);
+		}
+		skb_dst_set(skb, &rt->dst);
+		ndp_v4_hdr_csum_set(nh, fl4.saddr, fl4.daddr, ndp_ipproto);
+		skb_push(skb, sizeof(*iph));
+		skb_reset_network_header(skb);
+		iph = ip_hdr(skb);
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->tos = 0;
+		iph->tot_len = htons(skb->len);
+		iph->frag_off = htons(IP_DF);
+		iph->ttl = ip4_dst_hoplimit(&rt->dst);
+		iph->protocol = ndp_ipproto;
+		iph->saddr = fl4.saddr;
+		iph->daddr = fl4.daddr;
+		ip_select_ident(net, skb, sk);
+		skb->protocol = htons(ETH_P_IP);
+		return ip_local_out(net, sk, skb);
+	} else {
+		struct dst_entry *dst;
+		struct ipv6hdr *ip6h;
+		struct flowi6 fl6;
+
+		memset(&fl6, 0, sizeof(fl6));
+		fl6.flowi6_proto = ndp_ipproto;
+		fl6.daddr = fl->raddr;
+		fl6.saddr = fl->laddr;
+		fl6.flowi6_oif = fl->ifindex;
+		fl6.fl6_sport = fl->lport;
+		fl6.fl6_dport = fl->rport;
+		if (sk)
+			fl6.flowi6_mark = sk->sk_mark;
+		dst = ip6_dst_lookup_flow(net, sk, &fl6, NULL);
+		if (IS_ERR(dst)) {
+			kfree_skb(skb);
+			return PTR_ERR(dst);
+		}
+		skb_dst_set(skb, dst);
+		ndp_v6_hdr_csum_set(nh, &fl6.saddr, &fl6.daddr, ndp_ipproto);
+		skb_push(skb, sizeof(*ip6h));
+		skb_reset_network_header(skb);
+		ip6h = ipv6_hdr(skb);
+		ip6_flow_hdr(ip6h, 0, 0);
+		ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+		ip6h->nexthdr = ndp_ipproto;
+		ip6h->hop_limit = ip6_dst_hoplimit(dst);
+		ip6h->saddr = fl6.saddr;
+		ip6h->daddr = fl6.daddr;
+		skb->protocol = htons(ETH_P_IPV6);
+		return ip6_local_out(net, sk, skb);
+	}
+}
+
+/* Path MTU towards the connection's peer (flow must be complete). */
+int ndp_route_mtu(struct sock *sk, u32 *mtu)
+{
+	const struct ndp_flow *fl = &ndp_sk(sk)->flow;
+	struct net *net = sock_net(sk);
+
+	if (fl->family == AF_INET) {
+		struct flowi4 fl4;
+		struct rtable *rt;
+
+		rt = ip_route_output_ports(net, &fl4, sk, fl->raddr.s6_addr32[3],
+					   fl->laddr.s6_addr32[3], fl->rport,
+					   fl->lport, ndp_ipproto, 0,
+					   fl->ifindex);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		*mtu = dst_mtu(&rt->dst);
+		ip_rt_put(rt);
+	} else {
+		struct dst_entry *dst;
+		struct flowi6 fl6;
+
+		memset(&fl6, 0, sizeof(fl6));
+		fl6.flowi6_proto = ndp_ipproto;
+		fl6.daddr = fl->raddr;
+		fl6.saddr = fl->laddr;
+		fl6.flowi6_oif = fl->ifindex;
+		dst = ip6_dst_lookup_flow(net, sk, &fl6, NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		*mtu = dst_mtu(dst);
+		dst_release(dst);
+	}
+	return 0;
+}
+
+/* Send what was queued under the socket lock; call without the lock. */
+void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct net *net = sock_net(sk);
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(xmitq))) {
+		if (ndp_hdr(skb)->type == NDP_PKT_DATA)
+			skb_set_owner_w(skb, sk);
+		ndp_xmit_one(net, sk, &nsk->flow, skb);
+	}
+}
+
+static void ndp_hdr_fill(struct ndphdr *nh, const struct ndp_flow *fl,
+			 u8 type, u16 flags, u32 psn)
+{
+	memset(nh, 0, sizeof(*nh));
+	nh->source = fl->lport;
+	nh->dest = fl->rport;
+	nh->type = type;
+	nh->doff = NDP_HDR_WORDS;
+	nh->flags = htons(flags);
+	nh->nonce = htonl(fl->nonce);
+	nh->psn = htonl(psn);
+}
+
+static struct sk_buff *ndp_ctrl_alloc(const struct ndp_flow *fl, u8 type,
+				      u16 flags, u32 psn)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(NDP_HEADROOM, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, NDP_HEADROOM);
+	skb_push(skb, NDP_HDR_LEN);
+	skb_reset_transport_header(skb);
+	ndp_hdr_fill(ndp_hdr(skb), fl, type, flags, psn);
+	return skb;
+}
+
+/*
+ * A control packet (ACK, NACK, PULL, RST) of a connection.  ACK, NACK and
+ * PULL carry the cumulative ack (rcv_nxt) in syn_off; the caller fills
+ * pull when it sets NDP_F_PULL or sends a PULL.
+ */
+struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+
+	skb = ndp_ctrl_alloc(&nsk->flow, type, flags, psn);
+	if (skb && type != NDP_PKT_RST)
+		ndp_hdr(skb)->syn_off = htonl(READ_ONCE(nsk->rcv_nxt));
+	return skb;
+}
+
+/* A reply that belongs to no socket (RST, ACK from time-wait). */
+void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
+		    u16 flags, u32 psn)
+{
+	struct sk_buff *skb;
+
+	skb = ndp_ctrl_alloc(fl, type, flags, psn);
+	if (!skb)
+		return;
+	if (type == NDP_PKT_RST)
+		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
+	else if (type == NDP_PKT_ACK)
+		NDP_INC_STATS(net, NDP_MIB_OUTACKS);
+	ndp_xmit_one(net, NULL, fl, skb);
+}
+
+/* Queue a copy of @skb for transmission with its NDP header. */
+static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
+			  struct sk_buff_head *xmitq)
+{
+	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *nskb;
+	struct ndphdr *nh;
+	u64 left;
+
+	cb->sent = 1;
+	nskb = pskb_copy(skb, GFP_ATOMIC);
+	if (!nskb)
+		return;		/* as if lost: the RTO resends it */
+	memset(nskb->cb, 0, sizeof(nskb->cb));
+	nh = skb_push(nskb, NDP_HDR_LEN);
+	skb_reset_transport_header(nskb);
+	flags |= cb->flags;
+	ndp_hdr_fill(nh, &nsk->flow, NDP_PKT_DATA, flags, cb->psn);
+	if (flags & NDP_F_SYN)
+		nh->syn_off = htonl(cb->psn - nsk->isn);
+	left = nsk->snd_bytes - cb->offset;
+	nh->prio = htonl(min_t(u64, left, U32_MAX));
+	nh->paylen = htons(skb->len);
+	nh->pcsum = cb->pcsum;
+	__skb_queue_tail(xmitq, nskb);
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTDATA);
+}
+
+/* Whether nothing remains to send after the packet going out now. */
+static u16 ndp_last_flag(struct ndp_sock *nsk)
+{
+	if (nsk->send_head || nsk->rtx_pending)
+		return 0;
+	nsk->idle = true;
+	nsk->unsched = 0;
+	return NDP_F_LAST;
+}
+
+static void ndp_send_new(struct sock *sk, u16 flags,
+			 struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb = nsk->send_head;
+
+	if (skb_queue_is_last(&nsk->sndq, skb))
+		nsk->send_head = NULL;
+	else
+		nsk->send_head = skb_queue_next(&nsk->sndq, skb);
+	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk), xmitq);
+}
+
+static bool ndp_send_one_rtx(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+
+	skb_queue_walk(&nsk->sndq, skb) {
+		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		if (skb == nsk->send_head)
+			break;
+		if (!cb->rtx)
+			continue;
+		cb->rtx = 0;
+		nsk->rtx_pending--;
+		ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk), xmitq);
+		return true;
+	}
+	nsk->rtx_pending = 0;	/* stale count: nothing marked */
+	return false;
+}
+
+/*
+ * Push new data without waiting for pulls: the first window, or a new
+ * window once the peer has seen LAST.  Packets marked for retransmission
+ * wait for pulls.
+ */
+void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (nsk->idle && nsk->send_head) {
+		nsk->idle = false;
+		nsk->unsched = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
+	}
+	while (nsk->unsched && nsk->send_head) {
+		nsk->unsched--;
+		ndp_send_new(sk, NDP_F_UNSCHED, xmitq);
+	}
+	ndp_send_credit(sk, xmitq);
+}
+
+/* Spend pull credit: retransmissions first, then new data. */
+void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	while (nsk->credit) {
+		if (nsk->rtx_pending && ndp_send_one_rtx(sk, xmitq)) {
+			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTXNACK);
+		} else if (nsk->send_head) {
+			ndp_send_new(sk, 0, xmitq);
+		} else {
+			/* Nothing to send: the pull is void. */
+			nsk->credit = 0;
+			break;
+		}
+		nsk->credit--;
+	}
+}
+
+/* RTO: resend up to @max sent but unacknowledged packets; returns count. */
+int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+	int n = 0;
+
+	skb_queue_walk(&nsk->sndq, skb) {
+		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+		u16 flags = NDP_F_RTX | NDP_F_UNSCHED;
+
+		if (skb == nsk->send_head || n >= max)
+			break;
+		if (cb->acked)
+			continue;
+		if (cb->rtx) {
+			cb->rtx = 0;
+			nsk->rtx_pending--;
+		}
+		if (skb_queue_is_last(&nsk->sndq, skb) ||
+		    skb_queue_next(&nsk->sndq, skb) == nsk->send_head)
+			flags |= ndp_last_flag(nsk);
+		ndp_send_data(sk, skb, flags, xmitq);
+		n++;
+	}
+	return n;
+}
+
+/* Free acknowledged packets at the head of the send queue. */
+void ndp_clean_acked(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&nsk->sndq)) && NDP_SKB_CB(skb)->acked) {
+		__skb_unlink(skb, &nsk->sndq);
+		if (NDP_SKB_CB(skb)->flags & NDP_F_FIN)
+			nsk->fin_acked = true;
+		sk_wmem_queued_add(sk, -skb->truesize);
+		nsk->snd_una++;
+		consume_skb(skb);
+	}
+}
+
+void ndp_purge_sndq(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(&nsk->sndq))) {
+		sk_wmem_queued_add(sk, -skb->truesize);
+		kfree_skb(skb);
+	}
+	nsk->send_head = NULL;
+	nsk->rtx_pending = 0;
+	nsk->credit = 0;
+}

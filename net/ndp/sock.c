@@ -1,0 +1,903 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: the socket API: a reliable, ordered byte stream (as TCP) with a
+ * zero-RTT open.
+ *
+ * States (sk_state, TCP numbering so that generic inet code works):
+ *   TCP_CLOSE        new; or finished (both FINs exchanged and ours
+ *                    acknowledged), reset, timed out.
+ *   TCP_LISTEN       listen().
+ *   TCP_ESTABLISHED  connect() (sends nothing: zero RTT) or a connection
+ *                    created by a first-window packet (accept()).
+ * Half-close is tracked by sk_shutdown; FIN is a DATA packet with no
+ * payload, sequenced and acknowledged like data.
+ *
+ * Ending a connection: shutdown(SHUT_WR) or close() queue a FIN.  A
+ * connection ends (ndp_done(): unhashed, timers stopped, queues freed,
+ * time-wait record made) when our FIN is acknowledged and either the
+ * peer's FIN arrived or the socket was closed; or at once on RST, on RTO
+ * give-up (ETIMEDOUT), on close() with unread data or SO_LINGER 0 (RST
+ * sent, as TCP), and when data arrives for a closed socket (RST sent).
+ * After close() the socket lives on as an orphan until its data and FIN
+ * are acknowledged; SO_LINGER with a timeout makes close() wait for that.
+ *
+ * Errors as TCP: ECONNREFUSED when the peer answers RST before anything
+ * was acknowledged, ECONNRESET after, ETIMEDOUT when the RTO gives up;
+ * they are reported once by the next send/recv (or SO_ERROR), then EPIPE
+ * on send (with SIGPIPE unless MSG_NOSIGNAL) and EOF on recv.
+ */
+
+#define pr_fmt(fmt) "NDP: " fmt
+
+#include <linux/net.h>
+#include <linux/poll.h>
+#include <linux/random.h>
+#include <linux/sched/signal.h>
+#include <net/inet_common.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/route.h>
+#include <net/sock.h>
+#include <net/transp_v6.h>
+
+#include "protocol.h"
+
+/* ---------------------------------------------------------------------- */
+/* State helpers (socket lock held).                                      */
+
+void ndp_sock_init_state(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	memset((char *)nsk + sizeof(struct inet_sock), 0,
+	       sizeof(struct ndp_sock) - sizeof(struct inet_sock));
+	spin_lock_init(&nsk->lock);
+	INIT_HLIST_NODE(&nsk->bind_node);
+	INIT_HLIST_NODE(&nsk->conn_node);
+	INIT_LIST_HEAD(&nsk->accept_q);
+	skb_queue_head_init(&nsk->sndq);
+	skb_queue_head_init(&nsk->ooo);
+	INIT_LIST_HEAD(&nsk->pq_node);
+	nsk->isn = get_random_u32();
+	nsk->snd_una = nsk->isn;
+	nsk->snd_nxt = nsk->isn;
+	nsk->idle = true;
+	nsk->mss = 1024;
+	ndp_timer_init(sk);
+}
+
+/* Tear the connection down; see the comment at the top. */
+void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (nsk->dead)
+		return;
+	nsk->dead = true;
+	inet_sk_set_state(sk, TCP_CLOSE);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	ndp_rto_stop(sk);
+	ndp_purge_sndq(sk);
+	__skb_queue_purge(&nsk->ooo);
+	ndp_pull_detach(sk);
+	ndp_tw_add(sk);
+	ndp_conn_unhash(sk);
+	if (!sock_flag(sk, SOCK_DEAD))
+		sk->sk_state_change(sk);
+}
+
+void ndp_set_error(struct sock *sk, int err, struct sk_buff_head *xmitq)
+{
+	if (ndp_sk(sk)->dead)
+		return;
+	WRITE_ONCE(sk->sk_err, err);
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_ESTABRESETS);
+	ndp_done(sk, xmitq);
+	if (!sock_flag(sk, SOCK_DEAD))
+		sk_error_report(sk);
+}
+
+/* Both directions finished, or ours finished after close(). */
+void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (nsk->dead || !nsk->fin_acked)
+		return;
+	if (nsk->fin_rcvd || sock_flag(sk, SOCK_DEAD))
+		ndp_done(sk, xmitq);
+}
+
+/* Send RST to the peer and tear down. */
+static void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+
+	if (nsk->dead)
+		return;
+	if (nsk->nonce) {
+		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, nsk->snd_nxt);
+		if (skb) {
+			__skb_queue_tail(xmitq, skb);
+			NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTRSTS);
+		}
+	}
+	ndp_done(sk, xmitq);
+}
+
+static void ndp_rto_ensure(struct sock *sk)
+{
+	if (!timer_pending(&ndp_sk(sk)->rto_timer))
+		ndp_rto_arm(sk);
+}
+
+/* Append a packet (data or FIN) to the send queue and send what we may. */
+static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
+			  struct sk_buff_head *xmitq)
+{
+	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	cb->psn = nsk->snd_nxt++;
+	cb->offset = (u32)nsk->snd_bytes;
+	cb->flags = flags;
+	if (cb->psn - nsk->isn < nsk->syn_window)
+		cb->flags |= NDP_F_SYN;
+	nsk->snd_bytes += skb->len;
+	__skb_queue_tail(&nsk->sndq, skb);
+	if (!nsk->send_head)
+		nsk->send_head = skb;
+	sk_wmem_queued_add(sk, skb->truesize);
+	ndp_push(sk, xmitq);
+	ndp_rto_ensure(sk);
+}
+
+static struct sk_buff *ndp_fin_alloc(struct sock *sk)
+{
+	struct sk_buff *skb = alloc_skb(NDP_HEADROOM, sk->sk_allocation);
+
+	if (skb) {
+		skb_reserve(skb, NDP_HEADROOM);
+		memset(skb->cb, 0, sizeof(skb->cb));
+	}
+	return skb;
+}
+
+static void ndp_queue_fin(struct sock *sk, struct sk_buff *fin,
+			  struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (nsk->fin_queued || nsk->dead) {
+		kfree_skb(fin);
+		return;
+	}
+	nsk->fin_queued = true;
+	ndp_queue_skb(sk, fin, NDP_F_FIN, xmitq);
+}
+
+/* ---------------------------------------------------------------------- */
+/* struct proto.                                                          */
+
+/* sk_write_space: wake writers once half the send buffer is free. */
+static void ndp_write_space(struct sock *sk)
+{
+	struct socket *sock = sk->sk_socket;
+	struct socket_wq *wq;
+
+	if (!sock || !__sk_stream_is_writeable(sk, 1))
+		return;
+	clear_bit(SOCK_NOSPACE, &sock->flags);
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM |
+						      EPOLLWRBAND);
+	if (wq && wq->fasync_list && !(sk->sk_shutdown & SEND_SHUTDOWN))
+		sock_wake_async(wq, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
+}
+
+static int ndp_init_sock(struct sock *sk)
+{
+	ndp_sock_init_state(sk);
+	sk->sk_write_space = ndp_write_space;
+	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
+	return 0;
+}
+
+/* Only reached through sk_common_release() when socket creation fails. */
+static void ndp_destroy_sock(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+
+	__skb_queue_head_init(&xmitq);
+	spin_lock_bh(&nsk->lock);
+	ndp_done(sk, &xmitq);
+	spin_unlock_bh(&nsk->lock);
+	__skb_queue_purge(&xmitq);
+}
+
+static int ndp_hash(struct sock *sk)
+{
+	return 0;
+}
+
+/* Unaccepted child of a closing listener: reset it. */
+static void ndp_abort_child(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+
+	__skb_queue_head_init(&xmitq);
+	sock_orphan(sk);
+	spin_lock_bh(&nsk->lock);
+	ndp_abort(sk, &xmitq);
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+	sock_put(sk);	/* the accept queue's reference */
+}
+
+static void ndp_unlisten(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_sock *child, *tmp;
+	LIST_HEAD(children);
+
+	spin_lock_bh(&nsk->lock);
+	inet_sk_set_state(sk, TCP_CLOSE);
+	list_splice_init(&nsk->accept_q, &children);
+	atomic_sub(nsk->accept_len, &nn->embryonic);
+	nsk->accept_len = 0;
+	spin_unlock_bh(&nsk->lock);
+	list_for_each_entry_safe(child, tmp, &children, accept_q) {
+		list_del_init(&child->accept_q);
+		child->parent = NULL;
+		ndp_abort_child((struct sock *)child);
+	}
+}
+
+static void ndp_close(struct sock *sk, long timeout)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+	struct sk_buff *fin = NULL;
+	bool abort;
+
+	__skb_queue_head_init(&xmitq);
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		ndp_unlisten(sk);
+		goto orphan;
+	}
+	abort = (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
+		!skb_queue_empty(&sk->sk_receive_queue);
+	if (!abort && !nsk->fin_queued && nsk->nonce && !nsk->dead)
+		fin = ndp_fin_alloc(sk);
+
+	spin_lock_bh(&nsk->lock);
+	if (!nsk->nonce)
+		ndp_done(sk, &xmitq);
+	else if (abort || (!fin && !nsk->fin_queued))
+		ndp_abort(sk, &xmitq);
+	else if (fin)
+		ndp_queue_fin(sk, fin, &xmitq);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+
+	if (timeout && !nsk->dead) {
+		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+		add_wait_queue(sk_sleep(sk), &wait);
+		while (timeout && !READ_ONCE(nsk->dead) &&
+		       !READ_ONCE(nsk->fin_acked) && !signal_pending(current))
+			sk_wait_event(sk, &timeout, READ_ONCE(nsk->dead) ||
+				      READ_ONCE(nsk->fin_acked), &wait);
+		remove_wait_queue(sk_sleep(sk), &wait);
+	}
+orphan:
+	sock_orphan(sk);
+	spin_lock_bh(&nsk->lock);
+	if (sk->sk_state != TCP_ESTABLISHED)
+		ndp_done(sk, &xmitq);
+	else
+		ndp_try_finish(sk, &xmitq);
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+	ndp_unbind(sk);
+	release_sock(sk);
+	sock_put(sk);	/* the user's reference */
+}
+
+static int ndp_setsockopt(struct sock *sk, int level, int optname,
+			  sockptr_t optval, unsigned int optlen)
+{
+	if (level == SOL_IP)
+		return ip_setsockopt(sk, level, optname, optval, optlen);
+	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
+		return ipv6_setsockopt(sk, level, optname, optval, optlen);
+	return -ENOPROTOOPT;
+}
+
+static int ndp_getsockopt(struct sock *sk, int level, int optname,
+			  char __user *optval, int __user *optlen)
+{
+	if (level == SOL_IP)
+		return ip_getsockopt(sk, level, optname, optval, optlen);
+	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
+		return ipv6_getsockopt(sk, level, optname, optval, optlen);
+	return -ENOPROTOOPT;
+}
+
+struct proto ndp_prot = {
+	.name		= "NDP",
+	.owner		= THIS_MODULE,
+	.init		= ndp_init_sock,
+	.destroy	= ndp_destroy_sock,
+	.close		= ndp_close,
+	.setsockopt	= ndp_setsockopt,
+	.getsockopt	= ndp_getsockopt,
+	.hash		= ndp_hash,
+	.unhash		= ndp_unbind,
+	.get_port	= ndp_get_port,
+	.no_autobind	= true,
+	.obj_size	= sizeof(struct ndp_sock),
+};
+
+struct proto ndpv6_prot = {
+	.name		= "NDPv6",
+	.owner		= THIS_MODULE,
+	.init		= ndp_init_sock,
+	.destroy	= ndp_destroy_sock,
+	.close		= ndp_close,
+	.setsockopt	= ndp_setsockopt,
+	.getsockopt	= ndp_getsockopt,
+	.hash		= ndp_hash,
+	.unhash		= ndp_unbind,
+	.get_port	= ndp_get_port,
+	.no_autobind	= true,
+	.obj_size	= sizeof(struct ndp6_sock),
+};
+
+/* ---------------------------------------------------------------------- */
+/* struct proto_ops.                                                      */
+
+/* Route to the peer, pick the source address; returns the path MTU. */
+static int ndp_connect_v4(struct sock *sk, struct sockaddr *uaddr,
+			  int addr_len, u32 *mtu, int *ifindex)
+{
+	struct sockaddr_in *usin = (struct sockaddr_in *)uaddr;
+	struct inet_sock *inet = inet_sk(sk);
+	struct flowi4 fl4;
+	struct rtable *rt;
+	__be32 daddr;
+
+	if (addr_len < sizeof(*usin))
+		return -EINVAL;
+	if (usin->sin_family != AF_INET)
+		return -EAFNOSUPPORT;
+	daddr = usin->sin_addr.s_addr;
+	if (ipv4_is_multicast(daddr) || ipv4_is_lbcast(daddr) ||
+	    ipv4_is_zeronet(daddr))
+		return -ENETUNREACH;
+	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, daddr,
+				   inet->inet_saddr, usin->sin_port,
+				   inet->inet_sport, ndp_ipproto, 0,
+				   sk->sk_bound_dev_if);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	if (rt->rt_flags & (RTCF_MULTICAST | RTCF_BROADCAST)) {
+		ip_rt_put(rt);
+		return -ENETUNREACH;
+	}
+	*mtu = dst_mtu(&rt->dst);
+	*ifindex = rt->dst.dev->ifindex;
+	ip_rt_put(rt);
+	if (!inet->inet_saddr)
+		inet->inet_saddr = fl4.saddr;
+	if (!inet->inet_rcv_saddr)
+		inet->inet_rcv_saddr = fl4.saddr;
+	inet->inet_daddr = daddr;
+	inet->inet_dport = usin->sin_port;
+	return 0;
+}
+
+static int ndp_connect_v6(struct sock *sk, struct sockaddr *uaddr,
+			  int addr_len, u32 *mtu, int *ifindex)
+{
+	struct sockaddr_in6 *usin = (struct sockaddr_in6 *)uaddr;
+	struct ipv6_pinfo *np = inet6_sk(sk);
+	int oif = sk->sk_bound_dev_if;
+	struct dst_entry *dst;
+	struct flowi6 fl6;
+	int type;
+
+	if (addr_len < SIN6_LEN_RFC2133)
+		return -EINVAL;
+	if (usin->sin6_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	type = ipv6_addr_type(&usin->sin6_addr);
+	/* v4-mapped peers are not supported: use an AF_INET socket. */
+	if (type & (IPV6_ADDR_MAPPED | IPV6_ADDR_MULTICAST) ||
+	    type == IPV6_ADDR_ANY)
+		return -ENETUNREACH;
+	if (type & IPV6_ADDR_LINKLOCAL) {
+		if (addr_len >= sizeof(*usin) && usin->sin6_scope_id)
+			oif = usin->sin6_scope_id;
+		if (!oif)
+			return -EINVAL;
+	}
+	memset(&fl6, 0, sizeof(fl6));
+	fl6.flowi6_proto = ndp_ipproto;
+	fl6.daddr = usin->sin6_addr;
+	fl6.saddr = sk->sk_v6_rcv_saddr;
+	fl6.flowi6_oif = oif;
+	fl6.flowi6_mark = sk->sk_mark;
+	fl6.fl6_dport = usin->sin6_port;
+	fl6.fl6_sport = inet_sk(sk)->inet_sport;
+	dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+	if (IS_ERR(dst))
+		return PTR_ERR(dst);
+	*mtu = dst_mtu(dst);
+	*ifindex = dst->dev->ifindex;
+	dst_release(dst);
+	if (ipv6_addr_any(&sk->sk_v6_rcv_saddr)) {
+		sk->sk_v6_rcv_saddr = fl6.saddr;
+		np->saddr = fl6.saddr;
+	}
+	sk->sk_v6_daddr = usin->sin6_addr;
+	inet_sk(sk)->inet_dport = usin->sin6_port;
+	if (oif != sk->sk_bound_dev_if)
+		sk->sk_bound_dev_if = oif;
+	return 0;
+}
+
+static int ndp_connect(struct socket *sock, struct sockaddr *uaddr,
+		       int addr_len, int flags)
+{
+	struct sock *sk = sock->sk;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	int ifindex = 0, err;
+	u32 mtu = 0, nonce;
+
+	if (addr_len < sizeof(uaddr->sa_family))
+		return -EINVAL;
+	lock_sock(sk);
+	err = -EISCONN;
+	if (sk->sk_state != TCP_CLOSE || nsk->nonce)
+		goto out;
+	if (sk->sk_family == AF_INET)
+		err = ndp_connect_v4(sk, uaddr, addr_len, &mtu, &ifindex);
+	else
+		err = ndp_connect_v6(sk, uaddr, addr_len, &mtu, &ifindex);
+	if (err)
+		goto out;
+	if (!nsk->bound) {
+		err = ndp_get_port(sk, 0);
+		if (err) {
+			inet_sk(sk)->inet_dport = 0;
+			goto out;
+		}
+	}
+	do {
+		nonce = get_random_u32();
+	} while (!nonce);
+
+	spin_lock_bh(&nsk->lock);
+	nsk->nonce = nonce;
+	ndp_sk_flow(sk, &nsk->flow);
+	nsk->mss = ndp_mss_for(sk, mtu);
+	nsk->ifindex = ifindex;
+	nsk->syn_window = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
+	inet_sk_set_state(sk, TCP_ESTABLISHED);
+	spin_unlock_bh(&nsk->lock);
+	ndp_conn_hash(sk);
+	sock->state = SS_CONNECTED;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_ACTIVEOPENS);
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int ndp_listen(struct socket *sock, int backlog)
+{
+	struct sock *sk = sock->sk;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	int err;
+
+	lock_sock(sk);
+	err = -EINVAL;
+	if (sock->state != SS_UNCONNECTED)
+		goto out;
+	if (sk->sk_state == TCP_LISTEN) {
+		WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+		err = 0;
+		goto out;
+	}
+	if (sk->sk_state != TCP_CLOSE || nsk->nonce || nsk->dead)
+		goto out;
+	if (!nsk->bound) {
+		err = ndp_get_port(sk, 0);
+		if (err)
+			goto out;
+	}
+	err = ndp_listen_check(sk);
+	if (err)
+		goto out;
+	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+	spin_lock_bh(&nsk->lock);
+	inet_sk_set_state(sk, TCP_LISTEN);
+	spin_unlock_bh(&nsk->lock);
+out:
+	release_sock(sk);
+	return err;
+}
+
+int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
+		      bool kern)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = sock->sk;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_sock *child = NULL;
+	struct sock *newsk;
+	long timeo;
+	int err = 0;
+
+	lock_sock(sk);
+	timeo = sock_rcvtimeo(sk, flags & O_NONBLOCK);
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (sk->sk_state != TCP_LISTEN) {
+			err = -EINVAL;
+			break;
+		}
+		spin_lock_bh(&nsk->lock);
+		child = list_first_entry_or_null(&nsk->accept_q,
+						 struct ndp_sock, accept_q);
+		if (child) {
+			list_del_init(&child->accept_q);
+			nsk->accept_len--;
+			atomic_dec(&ndp_pernet(sock_net(sk))->embryonic);
+			child->parent = NULL;
+		}
+		spin_unlock_bh(&nsk->lock);
+		if (child)
+			break;
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(sk, &timeo,
+			      !list_empty(&nsk->accept_q) ||
+			      sk->sk_state != TCP_LISTEN, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	release_sock(sk);
+	if (err)
+		return err;
+
+	newsk = (struct sock *)child;
+	lock_sock(newsk);
+	sock_graft(newsk, newsock);
+	newsock->state = SS_CONNECTED;
+	release_sock(newsk);
+	return 0;
+}
+
+static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct sock *sk = sock->sk;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	int flags = msg->msg_flags;
+	struct sk_buff_head xmitq;
+	size_t copied = 0;
+	long timeo;
+	int err = 0;
+
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	__skb_queue_head_init(&xmitq);
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
+	do {
+		struct sk_buff *skb;
+		size_t size;
+
+		if (sk->sk_err) {
+			err = -EPIPE;	/* sk_stream_error() reports sk_err */
+			goto out_err;
+		}
+		if ((sk->sk_shutdown & SEND_SHUTDOWN) ||
+		    sk->sk_state != TCP_ESTABLISHED) {
+			err = -EPIPE;
+			goto out_err;
+		}
+		if (!len)
+			break;
+		if (!sk_stream_memory_free(sk)) {
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+			err = sk_stream_wait_memory(sk, &timeo);
+			if (err)
+				goto out_err;
+			continue;
+		}
+		size = min_t(size_t, len - copied, nsk->mss);
+		skb = alloc_skb_with_frags(NDP_HEADROOM, size,
+					   PAGE_ALLOC_COSTLY_ORDER, &err,
+					   sk->sk_allocation);
+		if (!skb)
+			goto out_err;
+		skb_reserve(skb, NDP_HEADROOM);
+		skb->data_len = size;
+		skb->len = size;
+		memset(skb->cb, 0, sizeof(skb->cb));
+		err = skb_copy_datagram_from_iter(skb, 0, &msg->msg_iter, size);
+		if (err) {
+			kfree_skb(skb);
+			goto out_err;
+		}
+		NDP_SKB_CB(skb)->pcsum = csum_fold(skb_checksum(skb, 0, size, 0));
+
+		spin_lock_bh(&nsk->lock);
+		if (nsk->dead) {
+			spin_unlock_bh(&nsk->lock);
+			kfree_skb(skb);
+			continue;	/* reports the error above */
+		}
+		ndp_queue_skb(sk, skb, 0, &xmitq);
+		spin_unlock_bh(&nsk->lock);
+		ndp_xmit_queue(sk, &xmitq);
+		copied += size;
+	} while (copied < len);
+	release_sock(sk);
+	return copied;
+
+out_err:
+	if (copied) {
+		release_sock(sk);
+		return copied;
+	}
+	err = sk_stream_error(sk, flags, err);
+	release_sock(sk);
+	return err;
+}
+
+/* Copy queued data without consuming it. */
+static int ndp_peek(struct sock *sk, struct msghdr *msg, size_t len)
+{
+	struct sk_buff *skb;
+	int copied = 0;
+
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		u32 off = NDP_SKB_CB(skb)->offset;
+		size_t chunk = min_t(size_t, skb->len - off, len - copied);
+
+		if (skb_copy_datagram_msg(skb, off, msg, chunk))
+			return copied ?: -EFAULT;
+		copied += chunk;
+		if (copied >= len)
+			break;
+	}
+	return copied;
+}
+
+static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		       int flags)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = sock->sk;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	bool freed = false;
+	int copied = 0;
+	long timeo;
+	int target;
+
+	if (flags & (MSG_OOB | MSG_ERRQUEUE))
+		return -EOPNOTSUPP;
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN ||
+	    (!nsk->nonce && !sk->sk_err)) {
+		copied = -ENOTCONN;
+		goto out;
+	}
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (copied < len) {
+		struct sk_buff *skb = skb_peek(&sk->sk_receive_queue);
+
+		if (skb && (flags & MSG_PEEK)) {
+			copied = ndp_peek(sk, msg, len);
+			break;
+		}
+		if (skb) {
+			struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+			size_t chunk = min_t(size_t, skb->len - cb->offset,
+					     len - copied);
+
+			if (skb_copy_datagram_msg(skb, cb->offset, msg, chunk)) {
+				copied = copied ?: -EFAULT;
+				break;
+			}
+			copied += chunk;
+			cb->offset += chunk;
+			if (cb->offset >= skb->len) {
+				skb_unlink(skb, &sk->sk_receive_queue);
+				consume_skb(skb);
+				freed = true;
+			}
+			continue;
+		}
+		if (copied >= target)
+			break;
+		if (copied && (sk->sk_err || sk->sk_state == TCP_CLOSE ||
+			       (sk->sk_shutdown & RCV_SHUTDOWN) ||
+			       signal_pending(current)))
+			break;
+		if (sk->sk_err) {
+			copied = sock_error(sk);
+			break;
+		}
+		if ((sk->sk_shutdown & RCV_SHUTDOWN) ||
+		    sk->sk_state == TCP_CLOSE)
+			break;
+		if (!timeo) {
+			copied = copied ?: -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			copied = copied ?: sock_intr_errno(timeo);
+			break;
+		}
+		if (freed) {
+			ndp_pull_unblock(sk);
+			freed = false;
+		}
+		sk_wait_event(sk, &timeo,
+			      !skb_queue_empty(&sk->sk_receive_queue) ||
+			      READ_ONCE(sk->sk_err) ||
+			      (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
+			      sk->sk_state == TCP_CLOSE, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (freed)
+		ndp_pull_unblock(sk);
+out:
+	release_sock(sk);
+	return copied;
+}
+
+static int ndp_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+	struct sk_buff *fin = NULL;
+	int err = 0;
+
+	how++;		/* SHUT_RD/WR/RDWR -> RCV/SEND_SHUTDOWN bits */
+	if ((how & ~SHUTDOWN_MASK) || !how)
+		return -EINVAL;
+	__skb_queue_head_init(&xmitq);
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		if (how & RCV_SHUTDOWN) {
+			ndp_unlisten(sk);
+			sk->sk_state_change(sk);
+		}
+		goto out;
+	}
+	if (sk->sk_state != TCP_ESTABLISHED) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	if ((how & SEND_SHUTDOWN) && !nsk->fin_queued) {
+		fin = ndp_fin_alloc(sk);
+		if (!fin) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	spin_lock_bh(&nsk->lock);
+	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
+	if (fin)
+		ndp_queue_fin(sk, fin, &xmitq);
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+	sk->sk_state_change(sk);
+out:
+	release_sock(sk);
+	return err;
+}
+
+static __poll_t ndp_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	__poll_t mask = 0;
+	int state, shutdown;
+
+	sock_poll_wait(file, sock, wait);
+	state = inet_sk_state_load(sk);
+	if (state == TCP_LISTEN)
+		return list_empty(&nsk->accept_q) ? 0 : EPOLLIN | EPOLLRDNORM;
+
+	shutdown = READ_ONCE(sk->sk_shutdown);
+	if (shutdown == SHUTDOWN_MASK || state == TCP_CLOSE)
+		mask |= EPOLLHUP;
+	if (shutdown & RCV_SHUTDOWN)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+	if (!skb_queue_empty_lockless(&sk->sk_receive_queue))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (!(shutdown & SEND_SHUTDOWN)) {
+		if (sk_stream_is_writeable(sk)) {
+			mask |= EPOLLOUT | EPOLLWRNORM;
+		} else {
+			sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+			/* Paired with clear_bit() ordering in ndp_write_space(). */
+			smp_mb__after_atomic();
+			if (sk_stream_is_writeable(sk))
+				mask |= EPOLLOUT | EPOLLWRNORM;
+		}
+	} else {
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	}
+	/* Paired with WRITE_ONCE() of sk_err in ndp_set_error(). */
+	smp_rmb();
+	if (READ_ONCE(sk->sk_err) ||
+	    !skb_queue_empty_lockless(&sk->sk_error_queue))
+		mask |= EPOLLERR;
+	return mask;
+}
+
+const struct proto_ops ndp_inet_ops = {
+	.family		= PF_INET,
+	.owner		= THIS_MODULE,
+	.release	= inet_release,
+	.bind		= inet_bind,
+	.connect	= ndp_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= ndp_compat_accept,
+	.getname	= inet_getname,
+	.poll		= ndp_poll,
+	.ioctl		= sock_no_ioctl,
+	.listen		= ndp_listen,
+	.shutdown	= ndp_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= ndp_sendmsg,
+	.recvmsg	= ndp_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+const struct proto_ops ndp_inet6_ops = {
+	.family		= PF_INET6,
+	.owner		= THIS_MODULE,
+	.release	= inet6_release,
+	.bind		= inet6_bind,
+	.connect	= ndp_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= ndp_compat_accept,
+	.getname	= inet6_getname,
+	.poll		= ndp_poll,
+	.ioctl		= sock_no_ioctl,
+	.listen		= ndp_listen,
+	.shutdown	= ndp_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= ndp_sendmsg,
+	.recvmsg	= ndp_recvmsg,
+	.mmap		= sock_no_mmap,
+};
