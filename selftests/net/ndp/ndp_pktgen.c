@@ -4,7 +4,7 @@
  * them on a packet socket.  Used by the sch_ndp selftests; any test that
  * needs hand-made NDP traffic may use it.
  *
- *   ndp_pktgen send [-6] --dst ADDR [--src ADDR] [--sport N] [--dport N]
+ *   ndp_pktgen send [-4|-6] --dst ADDR [--src ADDR] [--sport N] [--dport N]
  *                   [--psn N] [--nonce N] [--proto N] [--gap-us N] SPEC...
  *
  *     Sends the packets described by each SPEC, in order, through the
@@ -432,8 +432,9 @@ static int ndp_cmd_send(int argc, char **argv)
 	unsigned long i;
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "6", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "46", opts, NULL)) != -1) {
 		switch (c) {
+		case '4': g.family = AF_INET; break;
 		case '6': g.family = AF_INET6; break;
 		case 's': src = optarg; break;
 		case 'd': dst = optarg; break;

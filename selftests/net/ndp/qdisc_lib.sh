@@ -1,0 +1,126 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the sch_ndp selftests (qdisc_*.sh); source after lib.sh.
+# Not a test by itself (not listed in TESTS).
+#
+# The tests build ndp_lib_topo_switch and put sch_ndp on the switch port
+# "tr" towards the receiver.  To make queue contents exact, a test
+# "freezes" the port: it configures rate 8bit (1 byte/s) and sends one
+# primer packet, which leaves at once and holds the next departure back
+# for a minute or more; then it sends a burst (all queued), reads the
+# counters, and "releases" the port with "tc qdisc change ... rate
+# unlimited", which drains the queues in the order the qdisc chooses.
+
+NDP_SCH_PRIMER_PORT=99	# receivers filter on --dport 5000; the primer is not seen
+
+# sch_setup [N]: switch topology with N senders (default 1) and static
+# neighbour entries on the switch, so no ARP/ND has to cross a frozen port.
+sch_setup()
+{
+	local mac
+	ndp_lib_topo_switch "${1:-1}" || return 1
+	mac=$(ip -n "$ns_rx" -br link show dev eth0 | awk '{ print $3 }')
+	ip -n "$ns_sw" neigh replace 10.0.100.1 lladdr "$mac" dev tr nud permanent || return 1
+	ip -n "$ns_sw" neigh replace fd00:100::1 lladdr "$mac" dev tr nud permanent || return 1
+	for i in $(seq 1 "${1:-1}"); do
+		local var=ns_h$i
+		mac=$(ip -n "${!var}" -br link show dev eth0 | awk '{ print $3 }')
+		ip -n "$ns_sw" neigh replace "10.0.$i.1" lladdr "$mac" dev "t$i" nud permanent
+		ip -n "$ns_sw" neigh replace "fd00:$i::1" lladdr "$mac" dev "t$i" nud permanent
+	done
+	# The hosts resolve the switch once, before any test freezes it.
+	ip netns exec "$ns_h1" ping -c 1 -W 2 10.0.100.1 >/dev/null 2>&1
+	ip netns exec "$ns_h1" ping -c 1 -W 2 fd00:100::1 >/dev/null 2>&1
+	return 0
+}
+
+# sch_tc ARGS...: tc in the switch namespace.
+sch_tc()
+{
+	ip netns exec "$ns_sw" tc "$@"
+}
+
+# sch_qdisc OPTIONS...: (re)place the ndp qdisc on tr.
+sch_qdisc()
+{
+	sch_tc qdisc replace dev tr root ndp "$@"
+}
+
+# sch_freeze [-6]: rate 8bit plus one primer packet through tr.
+sch_freeze()
+{
+	local dst=10.0.100.1 v=
+	[ "${1:-}" = -6 ] && { dst=fd00:100::1; v=-6; }
+	sch_tc qdisc change dev tr root ndp rate 8bit || return 1
+	ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" --psn 0 \
+		"pull:dport=$NDP_SCH_PRIMER_PORT" >/dev/null
+}
+
+# sch_release: let the frozen port drain at full speed.
+sch_release()
+{
+	sch_tc qdisc change dev tr root ndp rate unlimited
+}
+
+# sch_recv_start NS OUT [ARGS...]: start "ndp_pktgen recv" in NS on eth0,
+# output in OUT, and wait until it listens.  Sets sch_recv_pid.
+sch_recv_start()
+{
+	local ns=$1 out=$2 i
+	shift 2
+	ip netns exec "$ns" ndp_pktgen recv --dev eth0 "$@" >"$out" 2>"$out.err" &
+	sch_recv_pid=$!
+	for i in $(seq 100); do
+		grep -q receiving "$out.err" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# sch_recv_wait: wait for the receiver; returns its exit status.
+sch_recv_wait()
+{
+	wait "$sch_recv_pid"
+}
+
+# sch_xstat NAME: an xstats counter of the ndp qdisc on tr (tc -s -j).
+sch_xstat()
+{
+	sch_tc -s -j qdisc show dev tr | grep -o "\"$1\":[0-9][0-9]*" | head -n 1 | cut -d: -f2
+}
+
+# sch_pkts OUT FIELD: the values of FIELD (psn, type, flags, ...) of the
+# received packets in OUT, in arrival order, space separated.
+sch_pkts()
+{
+	awk -v f="$2=" '/^pkt / { for (i = 1; i <= NF; i++) if (index($i, f) == 1) printf "%s ", substr($i, length(f) + 1) }' "$1" | sed 's/ $//'
+}
+
+# sch_summary OUT FIELD: a field of the receiver's summary line.
+sch_summary()
+{
+	awk -v f="$2=" '/^summary / { for (i = 1; i <= NF; i++) if (index($i, f) == 1) print substr($i, length(f) + 1) }' "$1"
+}
+
+# sch_classes OUT: arrival order as letters: H (header/control), D (data).
+sch_classes()
+{
+	awk '/^pkt / { c = "D"; for (i = 1; i <= NF; i++) if ($i ~ /^type=/ && $i != "type=data") c = "H"; else if ($i ~ /^flags=.*trimmed/) c = "H"; printf "%s", c } END { print "" }' "$1"
+}
+
+# sch_wrr_expect NH ND WRR: the order WRR gives NH queued headers and ND
+# queued data packets.
+sch_wrr_expect()
+{
+	local h=$1 d=$2 w=$3 sent=0 s=
+	while [ $((h + d)) -gt 0 ]; do
+		if [ "$h" -gt 0 ] && { [ "$d" -eq 0 ] || [ $sent -lt "$w" ]; }; then
+			s+=H; h=$((h - 1))
+			if [ "$d" -gt 0 ]; then sent=$((sent + 1)); else sent=0; fi
+		else
+			s+=D; d=$((d - 1)); sent=0
+		fi
+	done
+	echo "$s"
+}

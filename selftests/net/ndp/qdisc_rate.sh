@@ -1,0 +1,153 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sch_ndp under load: the emulated link rate (measured at the receiver,
+# within 10 %), TCP through the same port while NDP overflows it (bytes
+# intact), options changed on a live qdisc under traffic, the qdisc as a
+# child of tbf (parents' backlog accounting after trims and RTS), delete
+# under traffic, module unload.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/qdisc_lib.sh"
+
+ndp_lib_require_cmd tc ping ndp_pktgen sha256sum
+ndp_lib_load_modules sch_ndp
+sch_setup 1 || ndp_lib_skip_all "cannot build the topology"
+ndp_lib_plan 14
+
+tmp=$(mktemp -d)
+ndp_lib_at_exit "rm -rf $tmp"
+RX=10.0.100.1
+
+# rate_measure MBIT: 150 packets of 1254 IP bytes are queued on a
+# frozen port, which is then released at rate MBIT; sets rate_kbit to the
+# receiver's arrival rate (Ethernet header included, as the qdisc counts
+# it; timestamps are taken when the packet leaves the switch's veth).
+rate_measure()
+{
+	local mbit=$1 pkts bytes span
+	rate_kbit=0
+	sch_tc qdisc del dev tr root 2>/dev/null
+	sch_qdisc limit 1000 hlimit 1000 || return 1
+	sch_freeze || return 1
+	sch_recv_start "$ns_rx" "$tmp/rx" --dport 5000 --count 150 --quiet --timeout-ms 30000 || return 1
+	ip netns exec "$ns_h1" ndp_pktgen send --dst $RX "data*150:size=1200" >/dev/null || return 1
+	sch_tc qdisc change dev tr root ndp rate "${mbit}mbit" || return 1
+	sch_recv_wait || return 1
+	pkts=$(sch_summary "$tmp/rx" pkts)
+	bytes=$(sch_summary "$tmp/rx" bytes)
+	span=$(sch_summary "$tmp/rx" span_us)
+	[ "$span" -gt 0 ] || return 1
+	rate_kbit=$(( (bytes + 14 * (pkts - 1)) * 8 * 1000 / span ))
+}
+
+for mbit in 10 30; do
+	rate_measure $mbit
+	ndp_lib_info "rate ${mbit}mbit: measured $rate_kbit kbit/s, throttled $(sch_xstat throttled) times"
+	ndp_lib_check "rate ${mbit}mbit within 10 %" \
+		test "$rate_kbit" -ge $((mbit * 900)) -a "$rate_kbit" -le $((mbit * 1100))
+done
+ndp_lib_check "the rate throttled dequeue" test "$(sch_xstat throttled)" -gt 0
+
+# TCP next to an overflowing NDP data queue.
+tcp_check()
+{
+	local pid flood rc=0
+	head -c 1000000 /dev/urandom >"$tmp/tcp.in"
+	sch_tc qdisc del dev tr root 2>/dev/null
+	sch_qdisc limit 8 rate 20mbit || return 1
+	ip netns exec "$ns_rx" ndp_pktgen tcp-sink --port 5001 --timeout-ms 30000 \
+		>"$tmp/tcp.out" 2>"$tmp/tcp.err" &
+	pid=$!
+	for _ in $(seq 100); do grep -q listening "$tmp/tcp.err" && break; sleep 0.05; done
+	ip netns exec "$ns_h1" bash -c "for i in 1 2 3 4 5; do ndp_pktgen send --dst $RX 'data*200:size=1200' >/dev/null; done" &
+	flood=$!
+	ip netns exec "$ns_h1" bash -c "cat $tmp/tcp.in >/dev/tcp/$RX/5001" || rc=1
+	wait $pid || rc=1
+	wait $flood
+	[ $rc -eq 0 ] || return 1
+	[ "$(sha256sum <"$tmp/tcp.in")" = "$(sha256sum <"$tmp/tcp.out")" ]
+}
+ndp_lib_check "1 MB over TCP through an overflowing port, intact" tcp_check
+ndp_lib_check "NDP was trimmed meanwhile" test $(($(sch_xstat trim_arrival) + $(sch_xstat trim_tail))) -gt 0
+ndp_lib_check "TCP went through the other queue" test "$(sch_xstat other_bytes)" -gt 1000000
+
+# flood_start / flood_stop: NDP data and headers plus a ping flood.
+flood_start()
+{
+	ip netns exec "$ns_h1" bash -c "while :; do ndp_pktgen send --dst $RX 'data*50:size=1200' 'pull*20' >/dev/null; ndp_pktgen send -6 --dst fd00:100::1 'data*30' >/dev/null; done" &
+	flood_pid=$!
+	ip netns exec "$ns_h1" ping -f -s 500 10.0.100.1 >/dev/null 2>&1 &
+	ping_pid=$!
+}
+
+flood_stop()
+{
+	kill "$flood_pid" "$ping_pid" 2>/dev/null
+	wait "$flood_pid" "$ping_pid" 2>/dev/null
+	sleep 0.5
+}
+
+# drained DEV-QDISC-REGEX: after the flood, the qdiscs hold nothing.
+drained()
+{
+	local out
+	out=$(sch_tc -s qdisc show dev tr)
+	echo "$out"
+	! printf '%s\n' "$out" | grep -q 'backlog [1-9]\|backlog 0b [1-9]'
+}
+
+live_change()
+{
+	local i
+	sch_tc qdisc del dev tr root 2>/dev/null
+	sch_qdisc limit 8 rate 50mbit || return 1
+	flood_start
+	for i in $(seq 10); do
+		sch_tc qdisc change dev tr root ndp limit $((i % 5 + 1)) hlimit $((i % 3)) olimit $((i * 3)) mode pfabric || return 1
+		sleep 0.1
+		sch_tc qdisc change dev tr root ndp limit 20 wrr $i rate $((i * 10))mbit mode ndp trim-prob $((i * 10)) rts $([ $((i % 2)) = 0 ] && echo on || echo off) || return 1
+		sleep 0.1
+	done
+	sch_tc qdisc change dev tr root ndp rate unlimited
+	flood_stop
+	drained
+}
+ndp_lib_check "options changed 20 times under traffic, queues drain to 0" live_change
+ndp_lib_check "RTS and trims happened under the flood" \
+	test $(($(sch_xstat trim_arrival) + $(sch_xstat trim_tail) + $(sch_xstat pfabric_evict))) -gt 0
+
+child_of_tbf()
+{
+	local i
+	sch_tc qdisc del dev tr root 2>/dev/null
+	sch_tc qdisc add dev tr root handle 1: tbf rate 30mbit burst 20kb latency 50ms || return 1
+	sch_tc qdisc add dev tr parent 1:1 handle 10: ndp limit 4 hlimit 4 || return 1
+	flood_start
+	sleep 2
+	flood_stop
+	sleep 1
+	drained
+}
+ndp_lib_check "as a child of tbf: trims and RTS keep the parent's backlog right" child_of_tbf
+ndp_lib_check "the child trimmed and returned headers" \
+	test "$(sch_tc -s -j qdisc show dev tr | grep -o '"rts":[0-9][0-9]*' | cut -d: -f2)" -gt 0
+
+delete_under_traffic()
+{
+	local i
+	flood_start
+	for i in $(seq 10); do
+		sch_tc qdisc replace dev tr root ndp limit 4 rate 20mbit || return 1
+		sleep 0.1
+		sch_tc qdisc del dev tr root || return 1
+	done
+	sch_tc qdisc replace dev tr root ndp limit 4 rate 5mbit || return 1
+	sleep 0.3
+	sch_tc qdisc del dev tr root || return 1
+	flood_stop
+}
+ndp_lib_check "delete a loaded qdisc under traffic 11 times" delete_under_traffic
+ndp_lib_check "ping still works after all that" ip netns exec "$ns_h1" ping -c 2 -W 2 10.0.100.1
+ndp_lib_check "module unloads once unused" modprobe -r sch_ndp
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
