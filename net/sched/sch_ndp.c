@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * net/sched/sch_ndp.c	NDP switch port: trimming, header priority,
- *			return to sender, link-rate emulation, pFabric.
+ * NDP switch port: trimming, header priority, return to sender, link-rate
+ * emulation, pFabric.
  *
  * This qdisc makes the egress port of a Linux router or bridge behave like
  * a port of the switches described in the NDP paper (SIGCOMM 2017, §3.1),
@@ -654,8 +654,10 @@ static const struct nla_policy ndp_sch_policy[TCA_NDP_MAX + 1] = {
 	[TCA_NDP_TRIM_PROB] = NLA_POLICY_MAX(NLA_U32, 100),
 	[TCA_NDP_QUANTUM] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						  &ndp_sch_quantum_range),
-	[TCA_NDP_IPPROTO] = { .type = NLA_REJECT,
-			      .reject_message = "ipproto is read only: it is the module parameter ipproto of sch_ndp" },
+	[TCA_NDP_IPPROTO] = {
+		.type = NLA_REJECT,
+		.reject_message = "sch_ndp: ipproto is read only (module parameter)",
+	},
 };
 
 /*
@@ -671,28 +673,36 @@ static void ndp_sch_explain(struct netlink_ext_ack *extack, int err)
 	bad = extack->bad_attr;
 	switch (nla_type(bad)) {
 	case TCA_NDP_LIMIT:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: limit must be in [1, 65535] packets");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: limit must be in [1, 65535] packets");
 		break;
 	case TCA_NDP_HLIMIT:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: hlimit must be in [0, 131070] packets (0: twice limit)");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: hlimit must be in [0, 131070] packets (0: 2 x limit)");
 		break;
 	case TCA_NDP_OLIMIT:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: olimit must be in [1, 65535] packets");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: olimit must be in [1, 65535] packets");
 		break;
 	case TCA_NDP_WRR:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: wrr must be in [1, 1024] headers per data packet");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: wrr must be in [1, 1024] headers per data packet");
 		break;
 	case TCA_NDP_RTS:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: rts must be 0 (off) or 1 (on)");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: rts must be 0 (off) or 1 (on)");
 		break;
 	case TCA_NDP_MODE:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: mode must be 0 (ndp) or 1 (pfabric)");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: mode must be 0 (ndp) or 1 (pfabric)");
 		break;
 	case TCA_NDP_TRIM_PROB:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: trim-prob must be in [0, 100] percent");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: trim-prob must be in [0, 100] percent");
 		break;
 	case TCA_NDP_QUANTUM:
-		NL_SET_ERR_MSG_ATTR(extack, bad, "sch_ndp: quantum must be in [256, 1048576] bytes");
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: quantum must be in [256, 1048576] bytes");
 		break;
 	}
 }
