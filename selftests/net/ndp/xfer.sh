@@ -26,9 +26,11 @@ before=$(xfer_stats "$ns_a" "$ns_b")
 for fam in 4 6; do
 	if [ $fam = 4 ]; then addr=10.0.1.2; else addr=fd00:1::2; fi
 	for s in $sizes; do
-		ndp_lib_check "v$fam $s a->b" xfer_run "$ns_a" "$ns_b" $addr $fam "$s" 0
-		ndp_lib_check "v$fam $s b->a" xfer_run "$ns_a" "$ns_b" $addr $fam 0 "$s"
-		ndp_lib_check "v$fam $s both ways" xfer_run "$ns_a" "$ns_b" $addr $fam "$s" "$s"
+		# generous for TCG, short enough that a stuck transport fails fast
+		t=$((30 + $(xfer_bytes "$s") / 100000))
+		ndp_lib_check "v$fam $s a->b" xfer_run "$ns_a" "$ns_b" $addr $fam "$s" 0 1 $t
+		ndp_lib_check "v$fam $s b->a" xfer_run "$ns_a" "$ns_b" $addr $fam 0 "$s" 1 $t
+		ndp_lib_check "v$fam $s both ways" xfer_run "$ns_a" "$ns_b" $addr $fam "$s" "$s" 1 $t
 	done
 	[ -n "$big" ] && ndp_lib_check "v$fam $big a->b" \
 		xfer_run "$ns_a" "$ns_b" $addr $fam "$big" 0 1 600
