@@ -550,19 +550,21 @@ static int xfer_client(void)
 		die("setup: %s", strerror(errno));
 	len = xfer_addr(&ss, opt.host, opt.port);
 	for (i = 0; i < opt.conns; i++) {
-		int fd = xfer_socket(opt.family);
+		int fd = xfer_socket(opt.family), r;
 		socklen_t llen = sizeof(local);
 
 		if (fd < 0)
 			die("socket: %s", strerror(errno));
 		xfer_set_nonblock(fd, true);
-		if (connect(fd, (struct sockaddr *)&ss, len) && errno != EINPROGRESS)
+		/* NDP's connect() is zero-RTT and completes at once */
+		r = connect(fd, (struct sockaddr *)&ss, len);
+		if (r && errno != EINPROGRESS)
 			die("connect %s: %s", xfer_ntop(&ss), strerror(errno));
 		if (getsockname(fd, (struct sockaddr *)&local, &llen) ||
 		    !xfer_port_of(&local))
 			die("getsockname after connect gave no port");
 		xfer_conn_start(&conns[i], fd, xfer_port_of(&local), true);
-		conns[i].connecting = !opt.ndp || errno == EINPROGRESS;
+		conns[i].connecting = r != 0;
 		nconns++;
 	}
 	while (ndone < nconns) {
