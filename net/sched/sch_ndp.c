@@ -87,8 +87,15 @@ MODULE_PARM_DESC(ipproto, "IP protocol number taken as NDP (default 253, must ma
 #define NDP_SCH_OLIMIT_DEFAULT	1000
 #define NDP_SCH_WRR_DEFAULT	10
 #define NDP_SCH_TRIM_PROB_DEFAULT	50
-/* A late watchdog may be caught up by this much transmission time. */
-#define NDP_SCH_RATE_CATCHUP_NS	NSEC_PER_MSEC
+/*
+ * While the port stays backlogged, a watchdog that fires late is caught up
+ * (the packets that became due leave back to back, no more than the queues
+ * hold) for at most this much transmission time, so the average rate holds
+ * on slow or busy machines (qemu TCG on a loaded host fires timers tens of
+ * milliseconds late).  An idle port earns no credit: enqueue to an empty
+ * qdisc restarts the schedule.
+ */
+#define NDP_SCH_RATE_CATCHUP_NS	(100 * NSEC_PER_MSEC)
 #define NDP_SCH_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
 
 enum ndp_sch_class {
@@ -243,7 +250,7 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 	case htons(ETH_P_IPV6): {
 		const struct ipv6hdr *ip6h;
 
-		if (!pskb_may_pull(skb, noff + sizeof(*ip6h) + NDP_HDR_LEN))
+		if (!pskb_may_pull(skb, noff + sizeof(*ip6h)))
 			return NDP_SCH_OTHER;
 		ip6h = ipv6_hdr(skb);
 		if (ip6h->version != 6 || ip6h->nexthdr != ndp_sch_ipproto ||
@@ -251,6 +258,9 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		    noff + sizeof(*ip6h) + ntohs(ip6h->payload_len) > skb->len)
 			return NDP_SCH_OTHER;
 		thoff = noff + sizeof(*ip6h);
+		if (!pskb_may_pull(skb, thoff + NDP_HDR_LEN))
+			return NDP_SCH_OTHER;
+		ip6h = ipv6_hdr(skb);
 		nh = (const struct ndphdr *)(skb->data + thoff);
 		ports = (u32)ntohs(nh->source) << 16 | ntohs(nh->dest);
 		cb->flow = jhash_3words(ipv6_addr_hash(&ip6h->saddr),
@@ -477,6 +487,14 @@ static int ndp_sch_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	unsigned int len = qdisc_pkt_len(skb);
 	int tree_n = 0, tree_len = 0;
 	int ret;
+
+	/* The link was idle: no credit for the time it sent nothing. */
+	if (!sch->q.qlen && READ_ONCE(q->rate)) {
+		u64 now = ktime_get_ns();
+
+		if (q->t_next < now)
+			q->t_next = now;
+	}
 
 	switch (ndp_sch_classify(q, skb)) {
 	case NDP_SCH_HDR:
