@@ -14,7 +14,7 @@
 ndp_lib_require_cmd tc ndp_pktgen
 ndp_lib_load_modules sch_ndp
 sch_setup 1 || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 24
+ndp_lib_plan 25
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -122,6 +122,18 @@ ndp_lib_expect_eq "returned: addresses swapped" "$RX 10.0.1.1" \
 	"$(sch_pkts "$tmp/back" src | cut -d' ' -f1) $(sch_pkts "$tmp/back" dst | cut -d' ' -f1)"
 ndp_lib_expect_eq "returned headers verify at the sender" "0 0" \
 	"$(sch_summary "$tmp/back" bad_hcsum) $(sch_summary "$tmp/back" bad_len)"
+sch_release
+
+# 7b. The same over IPv6.
+sch_tc qdisc del dev tr root 2>/dev/null
+sch_qdisc limit 4 hlimit 4 trim-prob 100
+sch_freeze -6
+sch_recv_start "$ns_h1" "$tmp/back" --dport 5000 --count 4 --timeout-ms 10000
+ip netns exec "$ns_h1" ndp_pktgen send -6 --dst fd00:100::1 "data*12" >/dev/null
+sch_recv_wait
+ndp_lib_expect_eq "v6 returned: psn 9..12, swapped, verified" \
+	"9 10 11 12|fd00:100::1 fd00:1::1|0" \
+	"$(sch_pkts "$tmp/back" psn)|$(sch_pkts "$tmp/back" src | cut -d' ' -f1) $(sch_pkts "$tmp/back" dst | cut -d' ' -f1)|$(sch_summary "$tmp/back" bad_hcsum)"
 sch_release
 
 # 8. rts off: the same overflow is dropped, nothing comes back.
