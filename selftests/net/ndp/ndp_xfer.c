@@ -4,7 +4,11 @@
  * with identical code for NDP and TCP (the socket type is the only
  * difference), so every check can be developed and proven on TCP first.
  *
- *   ndp_xfer [-p ndp|tcp] [-4|-6] [-P PORT] [-s SEED] [-T SECS] MODE ...
+ *   ndp_xfer [-p ndp|tcp] [-4|-6] [-P PORT] [-s SEED] [-T SECS] [-I SECS] MODE ...
+ *
+ * -T bounds a whole run; -I (default 30, 0 = off) fails a transfer in
+ * which no byte has moved for that long, so a stuck transport fails fast
+ * while a slow one (TCG) may take its time.
  *
  *   server [-b ADDR] [-n CONNS] [-S BYTES] [-E BYTES] [-L SECS]
  *   client -H ADDR  [-n CONNS] [-S BYTES] [-E BYTES]
@@ -74,6 +78,7 @@ static struct {
 	int port;
 	uint64_t seed;
 	int timeout_s;
+	int idle_s;
 	const char *host;
 	const char *bind;
 	const char *netns;
@@ -87,6 +92,7 @@ static struct {
 	.port = 5201,
 	.seed = 1,
 	.timeout_s = 300,
+	.idle_s = 30,
 	.conns = 1,
 	.expect = -1,
 };
@@ -349,6 +355,7 @@ struct xfer_conn {
 
 static struct xfer_conn *conns;
 static int nconns, ndone, nfailed, epfd;
+static double last_progress;	/* a byte moved, a connection came or went */
 static uint8_t rxbuf[XFER_BUF], expbuf[XFER_BUF];
 
 static void xfer_conn_start(struct xfer_conn *c, int fd, unsigned int key,
@@ -446,6 +453,7 @@ static bool xfer_conn_tx(struct xfer_conn *c)
 		}
 		c->tx_off += n;
 		c->tx_bytes += n;
+		last_progress = now_s();
 	}
 	return true;
 }
@@ -463,6 +471,7 @@ static bool xfer_conn_rx(struct xfer_conn *c)
 			xfer_conn_fail(c, errno);
 			return false;
 		}
+		last_progress = now_s();
 		if (n == 0) {
 			c->rx_eof = true;
 			break;
@@ -513,6 +522,20 @@ static void xfer_conn_event(struct xfer_conn *c, uint32_t ev)
 
 		epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &e);
 	}
+}
+
+/*
+ * How long epoll may sleep: until @end, but a run in which nothing has
+ * moved for opt.idle_s is stuck (returns 0 with *stalled set).
+ */
+static int xfer_wait_ms(double end, bool *stalled)
+{
+	double t = now_s(), idle_end = last_progress + opt.idle_s;
+
+	*stalled = opt.idle_s > 0 && t >= idle_end;
+	if (opt.idle_s > 0 && idle_end < end)
+		end = idle_end;
+	return t >= end ? 0 : (int)((end - t) * 1000) + 1;
 }
 
 static void xfer_report_stuck(void)
@@ -567,11 +590,16 @@ static int xfer_client(void)
 		conns[i].connecting = r != 0;
 		nconns++;
 	}
+	last_progress = now_s();
 	while (ndone < nconns) {
-		int wait_ms = (deadline - now_s()) * 1000;
+		bool stalled;
+		int wait_ms = xfer_wait_ms(deadline, &stalled);
 
-		if (wait_ms <= 0) {
-			fprintf(stderr, "ndp_xfer: timed out after %d s\n", opt.timeout_s);
+		if (stalled || now_s() >= deadline) {
+			if (stalled)
+				fprintf(stderr, "ndp_xfer: no progress for %d s\n", opt.idle_s);
+			else
+				fprintf(stderr, "ndp_xfer: timed out after %d s\n", opt.timeout_s);
 			xfer_report_stuck();
 			break;
 		}
@@ -606,8 +634,10 @@ static int xfer_server(void)
 	epoll_ctl(epfd, EPOLL_CTL_ADD, lfd, &lev);
 	fprintf(stderr, "ndp_xfer: listening\n");
 
+	last_progress = now_s();
 	for (;;) {
 		double t = now_s();
+		bool stalled = false;
 		int wait_ms;
 
 		if (ndone == nconns && accepted >= opt.conns) {
@@ -615,15 +645,19 @@ static int xfer_server(void)
 				linger_end = t + opt.linger_s;
 			if (t >= linger_end)
 				break;
+			wait_ms = (linger_end - t) * 1000 + 1;
+		} else {
+			/* the idle limit starts with the first connection */
+			wait_ms = xfer_wait_ms(deadline, &stalled);
+			stalled = stalled && accepted;
 		}
-		if (t >= deadline) {
-			fprintf(stderr, "ndp_xfer: timed out after %d s (%d/%d accepted)\n",
-				opt.timeout_s, accepted, opt.conns);
+		if (t >= deadline || stalled) {
+			fprintf(stderr, "ndp_xfer: %s (%d/%d accepted)\n",
+				stalled ? "no progress" : "timed out", accepted, opt.conns);
 			xfer_report_stuck();
 			nfailed++;
 			break;
 		}
-		wait_ms = ((linger_end ? linger_end : deadline) - t) * 1000 + 1;
 		n = epoll_wait(epfd, evs, 64, wait_ms);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait: %s", strerror(errno));
@@ -649,6 +683,7 @@ static int xfer_server(void)
 				}
 				if (nconns == cap)
 					die("too many connections");
+				last_progress = now_s();
 				if (accepted++ >= opt.conns) {
 					extra++;
 					fprintf(stderr, "ndp_xfer: extra connection from %s\n",
@@ -1341,7 +1376,7 @@ static uint64_t xfer_parse_size(const char *s)
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
-		"usage: ndp_xfer [-p ndp|tcp] [-4|-6] [-P port] [-s seed] [-T secs] MODE\n"
+		"usage: ndp_xfer [-p ndp|tcp] [-4|-6] [-P port] [-s seed] [-T secs] [-I secs] MODE\n"
 		"  server [-b addr] [-n conns] [-S bytes] [-E bytes] [-L linger_s]\n"
 		"  client -H addr [-n conns] [-S bytes] [-E bytes]\n"
 		"  probe NAME|all [-H addr] [-N netns_path]\n"
@@ -1354,7 +1389,7 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "+p:46P:s:T:b:n:S:E:L:H:N:k:d:")) != -1) {
+	while ((c = getopt(argc, argv, "+p:46P:s:T:I:b:n:S:E:L:H:N:k:d:")) != -1) {
 		switch (c) {
 		case 'p':
 			if (!strcmp(optarg, "ndp"))
@@ -1369,6 +1404,7 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 		case 'P': opt.port = atoi(optarg); break;
 		case 's': opt.seed = strtoull(optarg, NULL, 0); break;
 		case 'T': opt.timeout_s = atoi(optarg); break;
+		case 'I': opt.idle_s = atoi(optarg); break;
 		case 'b': opt.bind = optarg; break;
 		case 'n': opt.conns = atoi(optarg); break;
 		case 'S': opt.send = xfer_parse_size(optarg); break;
