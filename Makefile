@@ -66,5 +66,10 @@ test:
 demo:
 	tools/vm/ndp-vm --kernel $(KERNEL) --build -- /ndp/demo.sh
 
+# NDP against TCP, every scenario (Documentation/networking/ndp-bench.rst);
+# results, table and plots in results/.
+bench:
+	tools/bench/ndp-bench --set full --kernel $(KERNEL)
+
 help:
 	@sed -n '3,13p' Makefile
