@@ -130,6 +130,37 @@ static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 	ndp_send_credit(sk, xmitq);
 }
 
+/*
+ * A header of ours came back (return to sender, paper 3.2.4): the receiver
+ * never saw it, so no pull will come for it.  Queue it for retransmission;
+ * send it at once when we expect no pulls at all (every packet in flight
+ * is known lost or trimmed and no credit is left), else let a pull take it.
+ */
+static void ndp_rcv_rts(struct sock *sk, u32 psn, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *skb;
+	bool waiting = false;
+
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_INRTS);
+	ndp_rcv_nack(sk, psn);
+	skb_queue_walk(&nsk->sndq, skb) {
+		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		if (skb == nsk->send_head)
+			break;
+		if (cb->sent && !cb->acked && !cb->rtx) {
+			waiting = true;
+			break;
+		}
+	}
+	if (waiting || nsk->credit || !nsk->rtx_pending)
+		return;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTSRESENT);
+	nsk->credit = 1;
+	ndp_send_credit(sk, xmitq);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Receiver side: DATA.                                                   */
 
@@ -191,6 +222,7 @@ static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	nsk->rcv_nxt++;
+	WRITE_ONCE(nsk->hole_nacked, false);
 	if (NDP_SKB_CB(skb)->flags & NDP_F_FIN) {
 		nsk->fin_rcvd = true;
 		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
@@ -277,6 +309,8 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 
 	if (trimmed) {
+		if (psn == nsk->rcv_nxt)
+			WRITE_ONCE(nsk->hole_nacked, true);
 		pull = ndp_pull_enqueue(sk, true, &ctr);
 		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, pull, ctr, xmitq);
 		goto drop;
@@ -289,6 +323,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	skb_set_owner_r(skb, sk);
+	WRITE_ONCE(nsk->rcv_tsize, skb->truesize);
 	if (psn == nsk->rcv_nxt) {
 		ndp_deliver(sk, skb);
 		ndp_deliver_ooo(sk);
@@ -337,6 +372,10 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	nsk->retries = 0;	/* the peer is alive */
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
+		if (flags & NDP_F_RTS) {
+			ndp_rcv_rts(sk, ntohl(hdr.psn), &xmitq);
+			break;
+		}
 		ndp_rcv_data(sk, skb, &hdr, &xmitq);
 		skb = NULL;
 		break;
@@ -524,6 +563,16 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 
 	if (skb->pkt_type != PACKET_HOST)
 		goto drop;
+	if (nh->type == NDP_PKT_DATA && ndp_hdr_has(nh, NDP_F_RTS)) {
+		/* Returned to sender: addresses swapped, ports not. */
+		if (!ndp_hdr_has(nh, NDP_F_TRIMMED))
+			goto drop;
+		swap(fl->lport, fl->rport);
+		sk = ndp_conn_lookup(net, fl);
+		if (sk)
+			goto found;
+		goto drop;
+	}
 	if (nh->type == NDP_PKT_DATA && !ndp_data_is_valid(skb, nh)) {
 		if (ntohs(nh->paylen) == skb->len - nh->doff * 4) {
 			/* Corrupt payload, intact header: a NACK repairs it. */

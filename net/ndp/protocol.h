@@ -231,6 +231,9 @@ struct ndp_skb_cb {
  * @ooo: out-of-order packets, sorted by psn.
  * @fin_rcvd: the peer's FIN was delivered in order.
  * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
+ * @hole_nacked: we NACKed @rcv_nxt (it will come back when pulled).
+ * @rcv_tsize: truesize of the last data packet accepted (memory estimate
+ *	for the next one).
  * @ifindex: device the peer's data arrives on (picks the pull queue).
  * @pq: pull queue, set on first use.
  * @pq_node: in one of @pq's bands while it has pending pulls.
@@ -280,6 +283,8 @@ struct ndp_sock {
 	struct sk_buff_head	ooo;
 	bool			fin_rcvd;
 	bool			ever_acked;
+	bool			hole_nacked;
+	u32			rcv_tsize;
 
 	int			ifindex;
 	struct ndp_pullq	*pq;

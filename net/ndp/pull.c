@@ -56,11 +56,24 @@ static u64 ndp_pullq_interval(struct ndp_pullq *pq)
 	return div64_u64(bits * 100000, rate * pct ?: 1);
 }
 
+/*
+ * Whether a pull may go out: the data it brings must fit in the receive
+ * buffer (one more packet of the last size seen).  Exception: when the
+ * application has read everything and the next in-order packet is known
+ * to need a retransmission, its pull goes anyway (in-order data is
+ * accepted beyond the buffer, see ndp_rcv_data()), else out-of-order data
+ * filling the buffer would wait for the RTO.
+ */
 bool ndp_rcv_has_room(const struct sock *sk)
 {
+	const struct ndp_sock *nsk = ndp_sk(sk);
 	int rmem = atomic_read(&sk->sk_rmem_alloc);
 
-	return !rmem || rmem < READ_ONCE(sk->sk_rcvbuf);
+	if (!rmem ||
+	    rmem + READ_ONCE(nsk->rcv_tsize) <= READ_ONCE(sk->sk_rcvbuf))
+		return true;
+	return READ_ONCE(nsk->hole_nacked) &&
+	       skb_queue_empty_lockless(&sk->sk_receive_queue);
 }
 
 static void ndp_pullq_rate_work(struct work_struct *work)

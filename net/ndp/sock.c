@@ -133,9 +133,13 @@ static void ndp_rto_ensure(struct sock *sk)
 		ndp_rto_arm(sk);
 }
 
-/* Append a packet (data or FIN) to the send queue and send what we may. */
+/*
+ * Append a packet (data or FIN) to the send queue; with @push, send what
+ * we may.  sendmsg() queues all it can before pushing, so that LAST marks
+ * the end of what the application wrote, not the end of one packet.
+ */
 static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
-			  struct sk_buff_head *xmitq)
+			  bool push, struct sk_buff_head *xmitq)
 {
 	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -150,8 +154,22 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 	if (!nsk->send_head)
 		nsk->send_head = skb;
 	sk_wmem_queued_add(sk, skb->truesize);
-	ndp_push(sk, xmitq);
+	if (push)
+		ndp_push(sk, xmitq);
 	ndp_rto_ensure(sk);
+}
+
+static void ndp_push_locked(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+
+	__skb_queue_head_init(&xmitq);
+	spin_lock_bh(&nsk->lock);
+	if (!nsk->dead)
+		ndp_push(sk, &xmitq);
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
 }
 
 static struct sk_buff *ndp_fin_alloc(struct sock *sk)
@@ -175,7 +193,7 @@ static void ndp_queue_fin(struct sock *sk, struct sk_buff *fin,
 		return;
 	}
 	nsk->fin_queued = true;
-	ndp_queue_skb(sk, fin, NDP_F_FIN, xmitq);
+	ndp_queue_skb(sk, fin, NDP_F_FIN, true, xmitq);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -600,6 +618,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	int flags = msg->msg_flags;
 	struct sk_buff_head xmitq;
+	bool queued = false;
 	size_t copied = 0;
 	long timeo;
 	int err = 0;
@@ -625,6 +644,10 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (!len)
 			break;
 		if (!sk_stream_memory_free(sk)) {
+			if (queued) {
+				ndp_push_locked(sk);
+				queued = false;
+			}
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 			err = sk_stream_wait_memory(sk, &timeo);
 			if (err)
@@ -632,8 +655,8 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			continue;
 		}
 		size = min_t(size_t, len - copied, nsk->mss);
-		skb = alloc_skb_with_frags(NDP_HEADROOM, size,
-					   PAGE_ALLOC_COSTLY_ORDER, &err,
+		/* Order-0 pages: truesize close to the payload size. */
+		skb = alloc_skb_with_frags(NDP_HEADROOM, size, 0, &err,
 					   sk->sk_allocation);
 		if (!skb)
 			goto out_err;
@@ -654,15 +677,19 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			kfree_skb(skb);
 			continue;	/* reports the error above */
 		}
-		ndp_queue_skb(sk, skb, 0, &xmitq);
+		ndp_queue_skb(sk, skb, 0, false, &xmitq);
 		spin_unlock_bh(&nsk->lock);
-		ndp_xmit_queue(sk, &xmitq);
+		queued = true;
 		copied += size;
 	} while (copied < len);
+	if (queued)
+		ndp_push_locked(sk);
 	release_sock(sk);
 	return copied;
 
 out_err:
+	if (queued)
+		ndp_push_locked(sk);
 	if (copied) {
 		release_sock(sk);
 		return copied;
