@@ -26,12 +26,15 @@ ndp_lib_plan 7
 # Two hosts, two connections each, at the same time (an incast on tr).
 incast()
 {
-	local fam=$1 addr=$2 p1 p2 rc=0
+	local fam=$1 addr=$2 port1 port2 p1 p2 rc=0
 
-	XFER_PORT=$(xfer_next_port) xfer_run "$ns_h1" "$ns_rx" "$addr" "$fam" 2M 0 2 300 \
+	# ports picked here: in "cmd &" the expansions run in the background
+	port1=$(xfer_next_port)
+	port2=$(xfer_next_port)
+	XFER_PORT=$port1 xfer_run "$ns_h1" "$ns_rx" "$addr" "$fam" 2M 0 2 300 \
 		>"$XFER_TMP/h1.$fam" 2>&1 &
 	p1=$!
-	XFER_PORT=$(xfer_next_port) xfer_run "$ns_h2" "$ns_rx" "$addr" "$fam" 2M 0 2 300 \
+	XFER_PORT=$port2 xfer_run "$ns_h2" "$ns_rx" "$addr" "$fam" 2M 0 2 300 \
 		>"$XFER_TMP/h2.$fam" 2>&1 &
 	p2=$!
 	wait $p1 || { rc=1; sed 's/^/h1: /' "$XFER_TMP/h1.$fam"; }
