@@ -21,6 +21,15 @@ if ! err=$(ip netns exec "$ns_sw" tc qdisc add dev tr root ndp $qopts 2>&1); the
 	ndp_lib_skip_all "tc qdisc add dev tr root ndp $qopts: ${err:-rejected}"
 fi
 ndp_lib_info "switch port tr: ndp $qopts"
+# The receiver paces its pulls for its own link; here the bottleneck is the
+# switch port's emulated rate, so tell the receiver (as a deployment
+# would set the knob to the real link rate).
+rate=$(printf '%s\n' "$qopts" | sed -n 's/.*rate \([0-9]*\)mbit.*/\1/p')
+if xfer_is_ndp && [ -n "$rate" ]; then
+	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps="$rate" ||
+		ndp_lib_info "cannot set net.ndp.link_rate_mbps=$rate"
+	ndp_lib_info "receiver: net.ndp.link_rate_mbps=$rate"
+fi
 ndp_lib_plan 7
 
 # Two hosts, two connections each, at the same time (an incast on tr).
