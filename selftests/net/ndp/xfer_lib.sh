@@ -87,8 +87,10 @@ xfer_compare()
 			if (cst[k] != "ok") { print "client conn " k ": " cst[k]; bad++ }
 			if (!(k in stx)) { print "conn " k " unknown to the server"; bad++; continue }
 			if (sst[k] != "ok") { print "server conn " k ": " sst[k]; bad++ }
-			if (ctx[k] != srx[k]) { print "conn " k " client->server: sent " ctx[k] ", received " srx[k]; bad++ }
-			if (stx[k] != crx[k]) { print "conn " k " server->client: sent " stx[k] ", received " crx[k]; bad++ }
+			if (ctx[k] != srx[k]) { print "conn " k " client->server: sent " ctx[k] ", received " srx[k]; bad++
+				if (cst[k] == "ok") print "conn " k ": the client finished and closed, its last bytes never arrived" }
+			if (stx[k] != crx[k]) { print "conn " k " server->client: sent " stx[k] ", received " crx[k]; bad++
+				if (sst[k] == "ok") print "conn " k ": the server finished and closed, its last bytes never arrived" }
 		}
 		exit bad > 0
 	}' "$1" "$2"
