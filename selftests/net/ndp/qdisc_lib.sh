@@ -84,10 +84,23 @@ sch_recv_wait()
 	wait "$sch_recv_pid"
 }
 
-# sch_xstat NAME: an xstats counter of the ndp qdisc on tr (tc -s -j).
+# sch_xstat NAME: an xstats counter of the ndp qdisc on tr (tc -s -j),
+# from the snapshot taken by sch_snap if there is one, else read now.
 sch_xstat()
 {
-	sch_tc -s -j qdisc show dev tr | grep -o "\"$1\":[0-9][0-9]*" | head -n 1 | cut -d: -f2
+	local json=${sch_snap_json:-$(sch_tc -s -j qdisc show dev tr)}
+	printf '%s' "$json" | grep -o "\"$1\":[0-9][0-9]*" | head -n 1 | cut -d: -f2
+}
+
+# sch_snap / sch_unsnap: take / forget one snapshot for several sch_xstat.
+sch_snap()
+{
+	sch_snap_json=$(sch_tc -s -j qdisc show dev tr)
+}
+
+sch_unsnap()
+{
+	sch_snap_json=
 }
 
 # sch_pkts OUT FIELD: the values of FIELD (psn, type, flags, ...) of the

@@ -30,8 +30,10 @@ run()
 	sch_freeze $v || return 1
 	sch_recv_start "$ns_rx" "$tmp/rx" --dport 5000 --count "$n" || return 1
 	ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" "$@" >/dev/null || return 1
+	sch_snap
 	evict=$(sch_xstat pfabric_evict)
 	arrival=$(sch_xstat trim_arrival)
+	sch_unsnap
 	sch_release || return 1
 	sch_recv_wait
 }

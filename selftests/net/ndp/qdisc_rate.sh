@@ -5,14 +5,14 @@
 # within 10 %), TCP through the same port while NDP overflows it (bytes
 # intact), options changed on a live qdisc under traffic, the qdisc as a
 # child of tbf (parents' backlog accounting after trims and RTS), delete
-# under traffic, module unload.
+# under traffic, namespace exit with a loaded port, module unload.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qdisc_lib.sh"
 
 ndp_lib_require_cmd tc ping ndp_pktgen sha256sum
 ndp_lib_load_modules sch_ndp
 sch_setup 1 || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 14
+ndp_lib_plan 15
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -103,12 +103,12 @@ live_change()
 {
 	local i
 	sch_tc qdisc del dev tr root 2>/dev/null
-	sch_qdisc limit 8 rate 50mbit || return 1
+	sch_qdisc limit 8 rate 5mbit || return 1
 	flood_start
 	for i in $(seq 10); do
 		sch_tc qdisc change dev tr root ndp limit $((i % 5 + 1)) hlimit $((i % 3)) olimit $((i * 3)) mode pfabric || return 1
 		sleep 0.1
-		sch_tc qdisc change dev tr root ndp limit 20 wrr $i rate $((i * 10))mbit mode ndp trim-prob $((i * 10)) rts $([ $((i % 2)) = 0 ] && echo on || echo off) || return 1
+		sch_tc qdisc change dev tr root ndp limit 20 wrr $i rate ${i}mbit mode ndp trim-prob $((i * 10)) rts $([ $((i % 2)) = 0 ] && echo on || echo off) || return 1
 		sleep 0.1
 	done
 	sch_tc qdisc change dev tr root ndp rate unlimited
@@ -123,12 +123,12 @@ child_of_tbf()
 {
 	local i
 	sch_tc qdisc del dev tr root 2>/dev/null
-	sch_tc qdisc add dev tr root handle 1: tbf rate 30mbit burst 20kb latency 50ms || return 1
+	sch_tc qdisc add dev tr root handle 1: tbf rate 5mbit burst 20kb latency 50ms || return 1
 	sch_tc qdisc add dev tr parent 1:1 handle 10: ndp limit 4 hlimit 4 || return 1
 	flood_start
 	sleep 2
 	flood_stop
-	sleep 1
+	sleep 2
 	drained
 }
 ndp_lib_check "as a child of tbf: trims and RTS keep the parent's backlog right" child_of_tbf
@@ -151,6 +151,27 @@ delete_under_traffic()
 }
 ndp_lib_check "delete a loaded qdisc under traffic 11 times" delete_under_traffic
 ndp_lib_check "ping still works after all that" ip netns exec "$ns_h1" ping -c 2 -W 2 10.0.100.1
-ndp_lib_check "module unloads once unused" modprobe -r sch_ndp
+# Namespace exit with packets queued and the watchdog armed: the qdisc
+# goes with the device, then the module is unused.
+netns_exit()
+{
+	sch_qdisc limit 8 hlimit 0 || return 1
+	sch_freeze || return 1
+	ip netns exec "$ns_h1" ndp_pktgen send --dst $RX "data*20" "pull*5" >/dev/null || return 1
+	[ "$(sch_xstat data_qlen)" = 8 ] || return 1
+	ip netns del "$ns_sw"
+}
+ndp_lib_check "switch namespace deleted with a frozen, loaded port" netns_exit
+
+unload()
+{
+	local i
+	for i in $(seq 50); do
+		modprobe -r sch_ndp 2>/dev/null && return 0
+		sleep 0.1
+	done
+	modprobe -r sch_ndp
+}
+ndp_lib_check "module unloads once unused" unload
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done

@@ -33,10 +33,12 @@ burst()
 	sch_freeze $v || return 1
 	sch_recv_start "$ns_rx" "$tmp/rx" --dport 5000 --count "$n" --timeout-ms 20000 || return 1
 	ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" "data*$n" >/dev/null || return 1
+	sch_snap
 	frozen_arrival=$(sch_xstat trim_arrival)
 	frozen_tail=$(sch_xstat trim_tail)
 	frozen_hq=$(sch_xstat hdr_qlen)
 	frozen_dq=$(sch_xstat data_qlen)
+	sch_unsnap
 	sch_release || return 1
 	sch_recv_wait
 }
