@@ -62,11 +62,11 @@ static inline void ndp_proto_set_ipv6_pinfo(struct proto *prot, size_t offset)
 /*
  * proto_ops.accept: since 6.10 the flags travel in struct
  * proto_accept_arg; before, as (flags, kern).  NDP implements
- * ndp_accept_common() once and plugs in NDP_COMPAT_ACCEPT_FN.
+ * ndp_accept_common() once and plugs in ndp_compat_accept().
  */
 int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 		      bool kern);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
 static inline int ndp_compat_accept(struct socket *sock,
 				    struct socket *newsock,
 				    struct proto_accept_arg *arg)
@@ -88,7 +88,7 @@ static inline int ndp_compat_accept(struct socket *sock,
  */
 static inline void ndp_compat_clear_fl_list(struct sock *newsk)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#if KERNEL_VERSION(6, 5, 0) <= LINUX_VERSION_CODE
 	RCU_INIT_POINTER(inet_sk(newsk)->ipv6_fl_list, NULL);
 #else
 	if (inet_sk(newsk)->pinet6)

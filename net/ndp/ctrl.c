@@ -4,8 +4,9 @@
  *
  * Every namespace, init_net included, registers its own copy of the
  * template, whose .data fields hold offsets into struct ndp_net until
- * they are patched to point at that namespace's values.  Bounds live in the table (extra1/extra2) so that an
- * out-of-range write fails with -EINVAL and leaves the value unchanged.
+ * they are patched to point at that namespace's values.  Bounds live in
+ * the table (extra1/extra2) so that an out-of-range write fails with
+ * -EINVAL and leaves the value unchanged.
  * Readers elsewhere use READ_ONCE() on the fields of struct ndp_net.
  */
 

@@ -450,6 +450,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	sk = sk_clone_lock(lsk, GFP_ATOMIC);
 	if (!sk)
 		goto out;
+	__acquire(&sk->sk_lock.slock);	/* sk_clone_lock() returns it locked */
 	/* sk_clone_lock() copied the listener: undo what is not ours. */
 	RCU_INIT_POINTER(inet_sk(sk)->inet_opt, NULL);
 	inet_sk(sk)->mc_list = NULL;

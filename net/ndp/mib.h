@@ -3,7 +3,8 @@
  * NDP: per-netns event counters (MIB), exported by /proc/net/ndp_stat.
  *
  * Adding a counter: append it to enum ndp_mib_field, name it in
- * ndp_mib_names[] (mib.c) and document it in Documentation/networking/ndp.rst.
+ * ndp_mib_names[] (proc.c) and document it in
+ * Documentation/networking/ndp-transport.rst.
  */
 #ifndef _NDP_MIB_H
 #define _NDP_MIB_H
@@ -35,14 +36,17 @@ enum ndp_mib_field {
 	NDP_MIB_INRTS,		/* InRts: returned-to-sender headers received */
 	NDP_MIB_RTSRESENT,	/* RtsResent: of which resent at once */
 	NDP_MIB_PULLSPURGED,	/* PullsPurged: pending pulls dropped after LAST */
-	NDP_MIB_REPLAYREJECTED,	/* ReplayRejected: first-window packet of a
-				 * finished (time-wait) connection ignored */
+	/* ReplayRejected: first-window packet of a finished (time-wait)
+	 * connection ignored
+	 */
+	NDP_MIB_REPLAYREJECTED,
 	NDP_MIB_INDUPS,		/* InDups: duplicate DATA received */
-	NDP_MIB_PASSIVEOPENS,	/* PassiveOpens: connections created by a
-				 * first window */
+	NDP_MIB_PASSIVEOPENS,	/* PassiveOpens: created by a first window */
 	NDP_MIB_ACTIVEOPENS,	/* ActiveOpens: connections opened by connect */
-	NDP_MIB_EMBRYONICDROPS,	/* EmbryonicDrops: first windows refused,
-				 * backlog or max_embryonic full */
+	/* EmbryonicDrops: first windows refused, backlog or max_embryonic
+	 * full
+	 */
+	NDP_MIB_EMBRYONICDROPS,
 	NDP_MIB_RCVQDROPS,	/* RcvQDrops: DATA dropped, receive memory full */
 	NDP_MIB_ESTABRESETS,	/* EstabResets: connections reset */
 	NDP_MIB_MAX

@@ -46,6 +46,43 @@ u32 ndp_mss_for(struct sock *sk, u32 mtu)
 	return min_t(u32, mtu - iph - NDP_HDR_LEN, U16_MAX);
 }
 
+static int ndp_xmit_v6(struct net *net, struct sock *sk,
+		       const struct ndp_flow *fl, struct sk_buff *skb)
+{
+	struct ndphdr *nh = ndp_hdr(skb);
+	struct dst_entry *dst;
+	struct ipv6hdr *ip6h;
+	struct flowi6 fl6;
+
+	memset(&fl6, 0, sizeof(fl6));
+	fl6.flowi6_proto = ndp_ipproto;
+	fl6.daddr = fl->raddr;
+	fl6.saddr = fl->laddr;
+	fl6.flowi6_oif = fl->ifindex;
+	fl6.fl6_sport = fl->lport;
+	fl6.fl6_dport = fl->rport;
+	if (sk)
+		fl6.flowi6_mark = sk->sk_mark;
+	dst = ip6_dst_lookup_flow(net, sk, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return PTR_ERR(dst);
+	}
+	skb_dst_set(skb, dst);
+	ndp_v6_hdr_csum_set(nh, &fl6.saddr, &fl6.daddr, ndp_ipproto);
+	skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, 0, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = ndp_ipproto;
+	ip6h->hop_limit = ip6_dst_hoplimit(dst);
+	ip6h->saddr = fl6.saddr;
+	ip6h->daddr = fl6.daddr;
+	skb->protocol = htons(ETH_P_IPV6);
+	return ip6_local_out(net, sk, skb);
+}
+
 /* Hand one packet whose NDP header is at skb->data to IPv4 or IPv6. */
 static int ndp_xmit_one(struct net *net, struct sock *sk,
 			const struct ndp_flow *fl, struct sk_buff *skb)
@@ -88,39 +125,8 @@ static int ndp_xmit_one(struct net *net, struct sock *sk,
 		ip_select_ident(net, skb, sk);
 		skb->protocol = htons(ETH_P_IP);
 		return ip_local_out(net, sk, skb);
-	} else {
-		struct dst_entry *dst;
-		struct ipv6hdr *ip6h;
-		struct flowi6 fl6;
-
-		memset(&fl6, 0, sizeof(fl6));
-		fl6.flowi6_proto = ndp_ipproto;
-		fl6.daddr = fl->raddr;
-		fl6.saddr = fl->laddr;
-		fl6.flowi6_oif = fl->ifindex;
-		fl6.fl6_sport = fl->lport;
-		fl6.fl6_dport = fl->rport;
-		if (sk)
-			fl6.flowi6_mark = sk->sk_mark;
-		dst = ip6_dst_lookup_flow(net, sk, &fl6, NULL);
-		if (IS_ERR(dst)) {
-			kfree_skb(skb);
-			return PTR_ERR(dst);
-		}
-		skb_dst_set(skb, dst);
-		ndp_v6_hdr_csum_set(nh, &fl6.saddr, &fl6.daddr, ndp_ipproto);
-		skb_push(skb, sizeof(*ip6h));
-		skb_reset_network_header(skb);
-		ip6h = ipv6_hdr(skb);
-		ip6_flow_hdr(ip6h, 0, 0);
-		ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
-		ip6h->nexthdr = ndp_ipproto;
-		ip6h->hop_limit = ip6_dst_hoplimit(dst);
-		ip6h->saddr = fl6.saddr;
-		ip6h->daddr = fl6.daddr;
-		skb->protocol = htons(ETH_P_IPV6);
-		return ip6_local_out(net, sk, skb);
 	}
+	return ndp_xmit_v6(net, sk, fl, skb);
 }
 
 /* Path MTU towards the connection's peer (flow must be complete). */

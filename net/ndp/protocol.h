@@ -93,16 +93,16 @@ struct ndp_net {
 
 	struct net		*net;
 	atomic_t		embryonic;
-	spinlock_t		bind_lock;
+	spinlock_t		bind_lock;	/* protects bind_hash */
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
-	spinlock_t		conn_lock;
+	spinlock_t		conn_lock;	/* protects conn_hash */
 	struct hlist_head	conn_hash[1 << NDP_CONN_HASH_BITS];
-	spinlock_t		twr_lock;
+	spinlock_t		twr_lock;	/* protects twr_* */
 	struct hlist_head	twr_hash[1 << NDP_TW_HASH_BITS];
 	struct list_head	twr_list;
 	u32			twr_count;
 	struct timer_list	twr_timer;
-	spinlock_t		pullq_lock;
+	spinlock_t		pullq_lock;	/* protects pullq_list */
 	struct list_head	pullq_list;
 	bool			dying;
 };
@@ -140,7 +140,7 @@ struct ndp_pullq {
 	struct list_head	node;
 	struct ndp_net		*nn;
 	int			ifindex;
-	spinlock_t		lock;
+	spinlock_t		lock;		/* lists, member pull fields */
 	struct list_head	bands[NDP_PULL_BANDS];
 	u32			active;
 	bool			armed;
@@ -244,7 +244,7 @@ struct ndp_skb_cb {
  */
 struct ndp_sock {
 	struct inet_sock	inet;
-	spinlock_t		lock;
+	spinlock_t		lock;		/* protocol state */
 	struct hlist_node	bind_node;
 	struct hlist_node	conn_node;
 	bool			bound;
@@ -316,7 +316,6 @@ static inline bool ndp_after(u32 a, u32 b)
 {
 	return ndp_before(b, a);
 }
-
 
 /* ctrl.c */
 int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn);
