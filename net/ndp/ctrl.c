@@ -24,6 +24,10 @@ static unsigned int ndp_rate_max = 1000000;	/* 1 Tb/s in Mb/s */
 static unsigned int ndp_pct_min = 1, ndp_pct_max = 100;
 static unsigned int ndp_tw_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_emb_min = 1, ndp_emb_max = 1 << 20;
+static unsigned int ndp_sb_samples_max = 1000000;
+static unsigned int ndp_sb_mean_min = 100, ndp_sb_mean_max = 1000;
+static unsigned int ndp_sb_decay_max = 60 * MSEC_PER_SEC;
+static unsigned int ndp_sb_excl_max = 600 * MSEC_PER_SEC;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -34,6 +38,12 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->pull_pacing_pct = 99;
 	nn->time_wait_ms = 1000;
 	nn->max_embryonic = 1024;
+	/* Scoreboard: htsim's rule (100 samples, 1.25x mean, 30 %). */
+	nn->sb_min_samples = 100;
+	nn->sb_nack_mean_pct = 125;
+	nn->sb_nack_abs_pct = 30;
+	nn->sb_decay_ms = 100;
+	nn->sb_exclude_ms = 1000;
 }
 
 /* .data holds the offset into struct ndp_net; fixed up per namespace. */
@@ -56,8 +66,41 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("pull_pacing_pct", pull_pacing_pct, &ndp_pct_min, &ndp_pct_max),
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
+	NDP_SYSCTL("sb_min_samples", sb_min_samples, SYSCTL_ONE, &ndp_sb_samples_max),
+	NDP_SYSCTL("sb_nack_mean_pct", sb_nack_mean_pct, &ndp_sb_mean_min, &ndp_sb_mean_max),
+	NDP_SYSCTL("sb_nack_abs_pct", sb_nack_abs_pct, &ndp_pct_min, &ndp_pct_max),
+	NDP_SYSCTL("sb_decay_ms", sb_decay_ms, SYSCTL_ZERO, &ndp_sb_decay_max),
+	NDP_SYSCTL("sb_exclude_ms", sb_exclude_ms, SYSCTL_ONE, &ndp_sb_excl_max),
 	{ }
 };
+
+/*
+ * The knobs as netlink sees them (NDP_CMD_PARAM_*): same names, same
+ * bounds, read from the sysctl template so the two cannot disagree.
+ */
+bool ndp_ctrl_param(unsigned int i, struct ndp_param *p)
+{
+	const struct ctl_table *t;
+
+	if (i >= ARRAY_SIZE(ndp_sysctl_template) - 1)
+		return false;
+	t = &ndp_sysctl_template[i];
+	p->name = t->procname;
+	p->offset = (uintptr_t)t->data;
+	p->min = *(const unsigned int *)t->extra1;
+	p->max = *(const unsigned int *)t->extra2;
+	return true;
+}
+
+bool ndp_ctrl_param_find(const char *name, struct ndp_param *p)
+{
+	unsigned int i;
+
+	for (i = 0; ndp_ctrl_param(i, p); i++)
+		if (!strcmp(p->name, name))
+			return true;
+	return false;
+}
 
 int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn)
 {

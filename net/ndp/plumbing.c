@@ -8,7 +8,8 @@
  *   2. per-netns state (knobs, counters, /proc/net/ndp_stat);
  *   3. the IPv4 and IPv6 protocol handlers for ndp_ipproto;
  *   4. the socket types: SOCK_NDP and (SOCK_STREAM, IPPROTO_NDP), each for
- *      AF_INET and AF_INET6.
+ *      AF_INET and AF_INET6;
+ *   5. the "ndp" generic netlink family (netlink.c).
  * Sockets hold a reference on the module (through struct proto.owner), so
  * the module cannot be unloaded while any socket exists.
  */
@@ -160,6 +161,7 @@ static int __net_init ndp_net_init(struct net *net)
 	ndp_hash_net_init(nn);
 	ndp_tw_net_init(nn);
 	ndp_pull_net_init(nn);
+	ndp_nl_net_init(nn);
 	nn->mib = alloc_percpu(struct ndp_mib);
 	if (!nn->mib)
 		return -ENOMEM;
@@ -186,6 +188,7 @@ static void __net_exit ndp_net_exit(struct net *net)
 	ndp_tw_net_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
+	ndp_nl_net_exit(nn);
 	free_percpu(nn->mib);
 }
 
@@ -249,6 +252,9 @@ static int __init ndp_init(void)
 		if (err)
 			goto err_unreg_protosw6;
 	}
+	err = ndp_nl_init();
+	if (err)
+		goto err_unreg_protosw6;
 	return 0;
 
 err_unreg_protosw6:
@@ -273,6 +279,7 @@ static void __exit ndp_exit(void)
 {
 	int i;
 
+	ndp_nl_exit();
 	for (i = ARRAY_SIZE(ndpv6_protosw) - 1; i >= 0; i--)
 		inet6_unregister_protosw(&ndpv6_protosw[i]);
 	for (i = ARRAY_SIZE(ndp_protosw) - 1; i >= 0; i--)

@@ -11,7 +11,7 @@
 
 #include "protocol.h"
 
-static const char * const ndp_mib_names[NDP_MIB_MAX] = {
+const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_NUM]		= NULL,
 	[NDP_MIB_INPKTS]	= "InPkts",
 	[NDP_MIB_INERRS]	= "InErrs",
@@ -57,15 +57,63 @@ static int ndp_stat_seq_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
+/*
+ * /proc/net/ndp_socks: one line per connection, for debugging (a snapshot
+ * taken under each socket's lock; the layout may change).
+ */
+static int ndp_socks_seq_show(struct seq_file *seq, void *v)
+{
+	struct ndp_net *nn = ndp_pernet(seq->private);
+	struct ndp_sock *nsk;
+	int i;
+
+	seq_puts(seq, "lport rport nonce state snd_una snd_nxt head rtx credit idle una_acked rcv_nxt rcv_high ooo ooo_first rmem rcvbuf wmemq pull_pending blocked linked hole retries rto_us\n");
+	spin_lock_bh(&nn->conn_lock);
+	for (i = 0; i < ARRAY_SIZE(nn->conn_hash); i++) {
+		hlist_for_each_entry(nsk, &nn->conn_hash[i], conn_node) {
+			struct sock *sk = (struct sock *)nsk;
+			struct sk_buff *h, *o;
+
+			spin_lock(&nsk->lock);
+			h = skb_peek(&nsk->sndq);
+			o = skb_peek(&nsk->ooo);
+			seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
+				   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
+				   nsk->nonce, sk->sk_state,
+				   nsk->snd_una, (int)(nsk->snd_nxt - nsk->snd_una),
+				   nsk->send_head ?
+				   (int)(NDP_SKB_CB(nsk->send_head)->psn - nsk->snd_una) : -1,
+				   nsk->rtx_pending, nsk->credit, nsk->idle,
+				   h ? NDP_SKB_CB(h)->acked : -1,
+				   nsk->rcv_nxt, nsk->rcv_high - nsk->rcv_nxt,
+				   skb_queue_len(&nsk->ooo),
+				   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv_nxt) : -1,
+				   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
+				   sk->sk_wmem_queued, nsk->pull_pending,
+				   nsk->pq_blocked, nsk->pq_linked,
+				   nsk->hole_nacked, nsk->retries, nsk->rto_us);
+			spin_unlock(&nsk->lock);
+		}
+	}
+	spin_unlock_bh(&nn->conn_lock);
+	return 0;
+}
+
 int ndp_proc_net_init(struct net *net)
 {
 	if (!proc_create_net_single("ndp_stat", 0444, net->proc_net,
 				    ndp_stat_seq_show, NULL))
 		return -ENOMEM;
+	if (!proc_create_net_single("ndp_socks", 0444, net->proc_net,
+				    ndp_socks_seq_show, NULL)) {
+		remove_proc_entry("ndp_stat", net->proc_net);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void ndp_proc_net_exit(struct net *net)
 {
+	remove_proc_entry("ndp_socks", net->proc_net);
 	remove_proc_entry("ndp_stat", net->proc_net);
 }

@@ -30,6 +30,7 @@
 
 #include <linux/types.h>
 #include <linux/hrtimer.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
@@ -79,6 +80,16 @@ extern unsigned int ndp_ipproto;
  * @pullq_lock: protects @pullq_list.
  * @pullq_list: pull queues of this namespace, one per receiving device.
  * @dying: set by the netns exit hook; nothing may be (re)armed.
+ * @sb_min_samples: scoreboard: ACKs + NACKs a path needs before it can
+ *	be judged (net.ndp.sb_min_samples).
+ * @sb_nack_mean_pct: scoreboard: a path is an outlier when its NACK ratio
+ *	exceeds this percentage of the mean ratio of all paths ...
+ * @sb_nack_abs_pct: ... and exceeds this absolute percentage.
+ * @sb_decay_ms: scoreboard counts are halved every this many ms (0: never).
+ * @sb_exclude_ms: how long an outlier path stays excluded.
+ * @paths_lock: serialises changes of @paths (process context).
+ * @paths: configured paths (struct ndp_path), RCU list, sorted by id.
+ * @path_count: entries on @paths.
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
@@ -105,6 +116,14 @@ struct ndp_net {
 	spinlock_t		pullq_lock;	/* protects pullq_list */
 	struct list_head	pullq_list;
 	bool			dying;
+	u32			sb_min_samples;
+	u32			sb_nack_mean_pct;
+	u32			sb_nack_abs_pct;
+	u32			sb_decay_ms;
+	u32			sb_exclude_ms;
+	struct mutex		paths_lock;	/* writers of paths */
+	struct list_head	paths;
+	u32			path_count;
 };
 
 extern unsigned int ndp_net_id;
@@ -320,6 +339,58 @@ static inline bool ndp_after(u32 a, u32 b)
 /* ctrl.c */
 int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn);
 void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
+
+/**
+ * struct ndp_path - one path of the namespace (NDP_CMD_PATH_ADD)
+ * @node: in &ndp_net.paths (RCU).
+ * @rcu: deferred free.
+ * @id: path id, carried in &ndphdr.path.
+ * @family: AF_INET or AF_INET6 (of all addresses below).
+ * @dst: peer prefix the path applies to (v4-mapped for IPv4).
+ * @dst_plen: prefix length, in bits of the family's address.
+ * @via_dst: alternative destination that steers through one spine, or any.
+ * @via_src: alternative source address, or any.
+ * @fwmark: routing mark for the path's packets (0: none).
+ * @excluded_until: jiffies until which the scoreboard excludes the path;
+ *	0 while usable.
+ * @acks: @nacks: @rtos: @rts: @exclusions: scoreboard counts (decayed).
+ */
+struct ndp_path {
+	struct list_head	node;
+	struct rcu_head		rcu;
+	u32			id;
+	u16			family;
+	struct in6_addr		dst;
+	u8			dst_plen;
+	struct in6_addr		via_dst;
+	struct in6_addr		via_src;
+	u32			fwmark;
+	unsigned long		excluded_until;
+	u32			acks;
+	u32			nacks;
+	u32			rtos;
+	u32			rts;
+	u32			exclusions;
+};
+
+/* ctrl.c: the knobs, also for netlink (NDP_CMD_PARAM_*). */
+struct ndp_param {
+	const char	*name;
+	size_t		offset;		/* into struct ndp_net */
+	u32		min;
+	u32		max;
+};
+
+bool ndp_ctrl_param(unsigned int i, struct ndp_param *p);
+bool ndp_ctrl_param_find(const char *name, struct ndp_param *p);
+
+/* netlink.c */
+int ndp_nl_init(void);
+void ndp_nl_exit(void);
+void ndp_nl_net_init(struct ndp_net *nn);
+void ndp_nl_net_exit(struct ndp_net *nn);
+void ndp_nl_path_event(struct net *net, const struct ndp_path *p, u8 cmd);
+extern const char * const ndp_mib_names[NDP_MIB_MAX];
 
 /* proc.c */
 int ndp_proc_net_init(struct net *net);
