@@ -239,9 +239,12 @@ static void ndp_deliver_ooo(struct sock *sk)
 	struct sk_buff *skb;
 
 	while ((skb = skb_peek(&nsk->ooo)) &&
-	       NDP_SKB_CB(skb)->psn == nsk->rcv_nxt) {
+	       !ndp_after(NDP_SKB_CB(skb)->psn, nsk->rcv_nxt)) {
 		__skb_unlink(skb, &nsk->ooo);
-		ndp_deliver(sk, skb);
+		if (NDP_SKB_CB(skb)->psn == nsk->rcv_nxt)
+			ndp_deliver(sk, skb);
+		else
+			kfree_skb(skb);	/* cannot happen: never queued */
 	}
 }
 
@@ -273,7 +276,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 	if (!nsk->pq)
 		nsk->ifindex = skb->skb_iif;
-	if (!ndp_before(psn - nsk->rcv_nxt, NDP_RCV_WINDOW)) {
+	if (psn - nsk->rcv_nxt >= NDP_RCV_WINDOW) {
 		if (ndp_before(psn, nsk->rcv_nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_INDUPS);
 			ndp_send_ctrl(sk, NDP_PKT_ACK, psn, false, 0, xmitq);
