@@ -529,13 +529,13 @@ static void ndp_rcv_tw(struct net *net, struct sk_buff *skb,
 	if (flags & NDP_F_SYN) {
 		NDP_INC_STATS(net, NDP_MIB_REPLAYREJECTED);
 		if (old)
-			ndp_send_reply(net, fl, NDP_PKT_ACK, 0, psn);
+			ndp_send_reply(net, fl, NDP_PKT_ACK, psn, rcv_nxt);
 		return;
 	}
 	if (old || (flags & NDP_F_FIN && !ntohs(nh->paylen)))
-		ndp_send_reply(net, fl, NDP_PKT_ACK, 0, psn);
+		ndp_send_reply(net, fl, NDP_PKT_ACK, psn, rcv_nxt);
 	else
-		ndp_send_reply(net, fl, NDP_PKT_RST, 0, psn);
+		ndp_send_reply(net, fl, NDP_PKT_RST, psn, 0);
 }
 
 static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
@@ -612,7 +612,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 	}
 	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
 	if (nh->type == NDP_PKT_DATA)
-		ndp_send_reply(net, fl, NDP_PKT_RST, 0, ntohl(nh->psn));
+		ndp_send_reply(net, fl, NDP_PKT_RST, ntohl(nh->psn), 0);
 	goto drop;
 
 found:

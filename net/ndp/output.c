@@ -223,15 +223,20 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 	return skb;
 }
 
-/* A reply that belongs to no socket (RST, ACK from time-wait). */
+/*
+ * A reply that belongs to no socket: RST, or ACK from time-wait with the
+ * cumulative ack @cum (the next psn that connection expected).
+ */
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
-		    u16 flags, u32 psn)
+		    u32 psn, u32 cum)
 {
 	struct sk_buff *skb;
 
-	skb = ndp_ctrl_alloc(fl, type, flags, psn);
+	skb = ndp_ctrl_alloc(fl, type, 0, psn);
 	if (!skb)
 		return;
+	if (type != NDP_PKT_RST)
+		ndp_hdr(skb)->syn_off = htonl(cum);
 	if (type == NDP_PKT_RST)
 		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
 	else if (type == NDP_PKT_ACK)

@@ -431,7 +431,7 @@ int ndp_route_mtu(struct sock *sk, u32 *mtu);
 void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq);
 struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn);
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
-		    u16 flags, u32 psn);
+		    u32 psn, u32 cum);
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq);
 int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq,
