@@ -61,41 +61,68 @@ static int ndp_stat_seq_show(struct seq_file *seq, void *v)
  * /proc/net/ndp_socks: one line per connection, for debugging (a snapshot
  * taken under each socket's lock; the layout may change).
  */
+static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff *h, *o;
+
+	spin_lock_bh(&nsk->lock);
+	h = skb_peek(&nsk->sndq);
+	o = skb_peek(&nsk->ooo);
+	seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
+		   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
+		   nsk->nonce, sk->sk_state,
+		   nsk->snd_una, (int)(nsk->snd_nxt - nsk->snd_una),
+		   nsk->send_head ?
+		   (int)(NDP_SKB_CB(nsk->send_head)->psn - nsk->snd_una) : -1,
+		   nsk->rtx_pending, nsk->credit, nsk->idle,
+		   h ? NDP_SKB_CB(h)->acked : -1,
+		   nsk->rcv_nxt, nsk->rcv_high - nsk->rcv_nxt,
+		   skb_queue_len(&nsk->ooo),
+		   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv_nxt) : -1,
+		   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
+		   sk->sk_wmem_queued, nsk->pull_pending,
+		   nsk->pq_blocked, nsk->pq_linked,
+		   nsk->hole_nacked, nsk->retries, nsk->rto_us);
+	spin_unlock_bh(&nsk->lock);
+}
+
+#define NDP_SOCKS_BATCH	32
+
+/*
+ * Socket locks nest outside the table lock, so take references to a
+ * bucket's sockets under the table lock and print them after it.
+ */
 static int ndp_socks_seq_show(struct seq_file *seq, void *v)
 {
 	struct ndp_net *nn = ndp_pernet(seq->private);
+	struct sock *batch[NDP_SOCKS_BATCH];
 	struct ndp_sock *nsk;
-	int i;
+	int i, n, k, skip;
 
 	seq_puts(seq, "lport rport nonce state snd_una snd_nxt head rtx credit idle una_acked rcv_nxt rcv_high ooo ooo_first rmem rcvbuf wmemq pull_pending blocked linked hole retries rto_us\n");
-	spin_lock_bh(&nn->conn_lock);
 	for (i = 0; i < ARRAY_SIZE(nn->conn_hash); i++) {
-		hlist_for_each_entry(nsk, &nn->conn_hash[i], conn_node) {
-			struct sock *sk = (struct sock *)nsk;
-			struct sk_buff *h, *o;
-
-			spin_lock(&nsk->lock);
-			h = skb_peek(&nsk->sndq);
-			o = skb_peek(&nsk->ooo);
-			seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
-				   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
-				   nsk->nonce, sk->sk_state,
-				   nsk->snd_una, (int)(nsk->snd_nxt - nsk->snd_una),
-				   nsk->send_head ?
-				   (int)(NDP_SKB_CB(nsk->send_head)->psn - nsk->snd_una) : -1,
-				   nsk->rtx_pending, nsk->credit, nsk->idle,
-				   h ? NDP_SKB_CB(h)->acked : -1,
-				   nsk->rcv_nxt, nsk->rcv_high - nsk->rcv_nxt,
-				   skb_queue_len(&nsk->ooo),
-				   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv_nxt) : -1,
-				   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
-				   sk->sk_wmem_queued, nsk->pull_pending,
-				   nsk->pq_blocked, nsk->pq_linked,
-				   nsk->hole_nacked, nsk->retries, nsk->rto_us);
-			spin_unlock(&nsk->lock);
-		}
+		skip = 0;
+		do {
+			n = 0;
+			k = 0;
+			spin_lock_bh(&nn->conn_lock);
+			hlist_for_each_entry(nsk, &nn->conn_hash[i], conn_node) {
+				if (k++ < skip)
+					continue;
+				if (n == NDP_SOCKS_BATCH)
+					break;
+				sock_hold((struct sock *)nsk);
+				batch[n++] = (struct sock *)nsk;
+			}
+			spin_unlock_bh(&nn->conn_lock);
+			for (k = 0; k < n; k++) {
+				ndp_socks_show_one(seq, batch[k]);
+				sock_put(batch[k]);
+			}
+			skip += n;
+		} while (n == NDP_SOCKS_BATCH);
 	}
-	spin_unlock_bh(&nn->conn_lock);
 	return 0;
 }
 
