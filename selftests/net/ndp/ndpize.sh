@@ -168,7 +168,7 @@ for o in (socket.TCP_NODELAY, socket.TCP_KEEPIDLE, socket.TCP_KEEPINTVL,
     s.setsockopt(socket.IPPROTO_TCP, o, 1)
 assert s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
 try:
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MD5SIG, b"x" * 80)
+    s.setsockopt(socket.IPPROTO_TCP, 14, b"x" * 80)   # TCP_MD5SIG
     raise SystemExit("TCP_MD5SIG accepted")
 except OSError as e:
     assert e.errno == 92, e   # ENOPROTOOPT
