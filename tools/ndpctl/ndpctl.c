@@ -20,6 +20,8 @@
 #include <linux/netlink.h>
 #include <linux/ndp.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
 #endif
@@ -258,7 +260,7 @@ static int ndpctl_path_cb(const struct nlmsghdr *nlh, void *data)
 		mnl_attr_for_each_nested(s, tb[NDP_A_PATH_SCORE]) {
 			unsigned int t = mnl_attr_get_type(s);
 
-			if (t < sizeof(score_names) / sizeof(score_names[0]) &&
+			if (t < ARRAY_SIZE(score_names) &&
 			    score_names[t])
 				printf(" %s %u", score_names[t], mnl_attr_get_u32(s));
 		}
