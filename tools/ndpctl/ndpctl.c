@@ -117,7 +117,7 @@ static int ndpctl_talk(struct nlmsghdr *nlh, ndpctl_cb cb, void *data)
 						strerror(-err));
 					return err;
 				}
-				continue;	/* the ACK follows */
+				return 0;	/* a dump ends here, no ACK */
 			}
 			if (cb && cb(m, data) < 0)
 				return -EINVAL;

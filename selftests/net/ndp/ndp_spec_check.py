@@ -255,8 +255,8 @@ class Genl:
                     continue
                 if typ == NLMSG_ERROR:
                     return -struct.unpack_from('i', part)[0], replies
-                if typ == NLMSG_DONE:
-                    continue
+                if typ == NLMSG_DONE:   # a dump ends here, no ACK
+                    return -struct.unpack_from('i', part)[0], replies
                 replies.append(part[4:])
 
 
