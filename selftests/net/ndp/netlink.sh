@@ -1,0 +1,171 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The "ndp" generic netlink family through ndpctl: paths, parameters,
+# counters, sockets and the events group; extack messages for bad input;
+# CAP_NET_ADMIN for changes; per-netns isolation; the kernel's policies
+# match Documentation/netlink/specs/ndp.yaml (ndp_spec_check.py).
+. "$(dirname "$0")/lib.sh"
+
+ndp_lib_require_cmd ndpctl ip sysctl setpriv
+ndp_lib_load_modules ndp
+ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+
+ndp_lib_plan 29
+
+A() { ip netns exec "$ns_a" "$@"; }
+B() { ip netns exec "$ns_b" "$@"; }
+
+# expect_err NAME ERRNO_TEXT EXTACK_TEXT CMD...: CMD fails and its stderr
+# carries the kernel's extack message and errno text.
+expect_err()
+{
+	local name=$1 errtext=$2 msg=$3 out rc
+	shift 3
+	out=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 0 ] && [[ $out == *"$msg"* ]] && [[ $out == *"$errtext"* ]]; then
+		ndp_lib_pass "$name"
+	else
+		ndp_lib_fail "$name" "rc=$rc, wanted '$msg' ($errtext), got: $out"
+	fi
+}
+
+# --- spec ------------------------------------------------------------------
+if command -v python3 >/dev/null && [ -f "$NDP_LIB_DIR/ndp.yaml" ]; then
+	ndp_lib_check "kernel policies, flags and groups match the YNL spec" \
+		A python3 "$NDP_LIB_DIR/ndp_spec_check.py" "$NDP_LIB_DIR/ndp.yaml" \
+		"$NDP_LIB_DIR/ndp_uapi.h" --kernel
+else
+	ndp_lib_skip "kernel policies, flags and groups match the YNL spec" "no python3 or spec"
+fi
+
+# --- params ----------------------------------------------------------------
+ndp_lib_check "param show lists init_window with its range" \
+	bash -c "ip netns exec $ns_a ndpctl param show | grep -qx 'init_window 15 range \[1, 1024\]'"
+ndp_lib_check "param show lists the scoreboard knobs at their defaults" \
+	bash -c "ip netns exec $ns_a ndpctl param show > /tmp/nl_params.$$ &&
+		grep -qx 'sb_min_samples 100 range \[1, 1000000\]' /tmp/nl_params.$$ &&
+		grep -qx 'sb_nack_mean_pct 125 range \[100, 1000\]' /tmp/nl_params.$$ &&
+		grep -qx 'sb_nack_abs_pct 30 range \[1, 100\]' /tmp/nl_params.$$ &&
+		grep -qx 'sb_decay_ms 100 range \[0, 60000\]' /tmp/nl_params.$$ &&
+		grep -qx 'sb_exclude_ms 1000 range \[1, 600000\]' /tmp/nl_params.$$"
+rm -f /tmp/nl_params.$$
+ndp_lib_check "param set is seen by the sysctl" \
+	bash -c "ip netns exec $ns_a ndpctl param set init_window 20 &&
+		[ \$(ip netns exec $ns_a sysctl -n net.ndp.init_window) = 20 ]"
+expect_err "param set above the maximum is refused with extack" \
+	"Numerical result out of range" "value out of the parameter's range" \
+	A ndpctl param set sb_nack_abs_pct 101
+ndp_lib_expect_eq "refused param set changed nothing" 30 \
+	"$(A sysctl -n net.ndp.sb_nack_abs_pct)"
+expect_err "param set of an unknown name is refused with extack" \
+	"No such file or directory" "unknown parameter" \
+	A ndpctl param set no_such_knob 1
+ndp_lib_check "sysctl rejects the new knobs out of range" \
+	bash -c "! ip netns exec $ns_a sysctl -qw net.ndp.sb_nack_mean_pct=99 2>/dev/null &&
+		! ip netns exec $ns_a sysctl -qw net.ndp.sb_exclude_ms=0 2>/dev/null &&
+		[ \$(ip netns exec $ns_a sysctl -n net.ndp.sb_nack_mean_pct) = 125 ]"
+
+# --- paths -----------------------------------------------------------------
+ndp_lib_check "path add (IPv4, via destination)" \
+	A ndpctl path add id 1 dst 10.0.1.0/24 via 10.0.1.2
+ndp_lib_check "path add (IPv6, source and fwmark)" \
+	A ndpctl path add id 7 dst fd00:1::/64 src fd00:1::1 fwmark 0x17
+ndp_lib_check "path show lists both with their scoreboards" \
+	bash -c "ip netns exec $ns_a ndpctl path show > /tmp/nl_paths.$$ &&
+		grep -qx 'id 1 dst 10.0.1.0/24 via 10.0.1.2 state usable acks 0 nacks 0 rtos 0 rts 0 exclusions 0' /tmp/nl_paths.$$ &&
+		grep -q '^id 7 dst fd00:1::/64 src fd00:1::1 fwmark 0x17 state usable' /tmp/nl_paths.$$ &&
+		[ \$(wc -l < /tmp/nl_paths.$$) = 2 ]"
+rm -f /tmp/nl_paths.$$
+ndp_lib_check "path show id 7 returns that path" \
+	bash -c "ip netns exec $ns_a ndpctl path show id 7 | grep -q '^id 7 '"
+expect_err "duplicate path id refused" "File exists" "a path with this id exists" \
+	A ndpctl path add id 1 dst 10.0.1.0/24 via 10.0.1.2
+expect_err "path id 0 refused by the policy" "Numerical result out of range" "integer out of range" \
+	A ndpctl path add id 0 dst 10.0.1.0/24 via 10.0.1.2
+expect_err "path without via, src or fwmark refused" "Invalid argument" \
+	"a path needs a via destination, a via source or a fwmark" \
+	A ndpctl path add id 2 dst 10.0.1.0/24
+expect_err "path mixing families refused" "Invalid argument" \
+	"address family differs from the destination's" \
+	A ndpctl path add id 2 dst 10.0.1.0/24 via fd00:1::2
+expect_err "path with host bits beyond the prefix refused" "Invalid argument" \
+	"destination has bits set beyond the prefix length" \
+	A ndpctl path add id 2 dst 10.0.1.1/24 via 10.0.1.2
+expect_err "IPv4 prefix longer than 32 refused" "Invalid argument" \
+	"IPv4 prefix length must be at most 32" \
+	A ndpctl path add id 2 dst 10.0.1.0/33 via 10.0.1.2
+expect_err "deleting an unknown path refused" "No such file or directory" \
+	"no path with this id" A ndpctl path del id 99
+
+# --- privileges ------------------------------------------------------------
+nobody() { ip netns exec "$ns_a" setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
+expect_err "unprivileged path add refused (EPERM)" "Operation not permitted" "" \
+	nobody ndpctl path add id 3 dst 10.0.1.0/24 via 10.0.1.2
+expect_err "unprivileged param set refused (EPERM)" "Operation not permitted" "" \
+	nobody ndpctl param set init_window 3
+ndp_lib_check "unprivileged reads are allowed" \
+	bash -c "ip netns exec $ns_a setpriv --reuid 65534 --regid 65534 --clear-groups ndpctl path show | grep -q '^id 1 ' &&
+		ip netns exec $ns_a setpriv --reuid 65534 --regid 65534 --clear-groups ndpctl stats >/dev/null"
+
+# --- per-netns isolation ---------------------------------------------------
+ndp_lib_expect_eq "paths are per netns" "" "$(B ndpctl path show)"
+ndp_lib_expect_eq "params are per netns" "init_window 15 range [1, 1024]" \
+	"$(B ndpctl param show init_window)"
+
+# --- events ----------------------------------------------------------------
+mon=$(mktemp)
+A ndpctl monitor >"$mon" 2>&1 &
+monpid=$!
+ndp_lib_at_exit "kill $monpid"
+for _ in $(seq 50); do grep -q monitoring "$mon" && break; sleep 0.1; done
+A ndpctl path add id 5 dst 10.0.1.0/24 fwmark 5
+A ndpctl path del id 5
+for _ in $(seq 50); do grep -q DELETED "$mon" && break; sleep 0.1; done
+kill "$monpid" 2>/dev/null
+ndp_lib_check "monitor reports path add and delete" \
+	bash -c "grep -q '^\[ADDED\] id 5 dst 10.0.1.0/24 fwmark 0x5' $mon &&
+		grep -q '^\[DELETED\] id 5 ' $mon"
+rm -f "$mon"
+ndp_lib_check "path del removes the path" \
+	bash -c "ip netns exec $ns_a ndpctl path del id 7 &&
+		! ip netns exec $ns_a ndpctl path show | grep -q '^id 7 '"
+
+# --- counters and sockets --------------------------------------------------
+srverr=$(mktemp)
+ndp_lib_at_exit "rm -f $srverr"
+B ndp_xfer -p ndp -4 -P 5999 -T 60 server -n 1 -S 0 -E 4000000 >/dev/null 2>"$srverr" &
+srv=$!
+ndp_lib_at_exit "kill $srv"
+for _ in $(seq 100); do grep -q listening "$srverr" && break; sleep 0.1; done
+ndp_lib_check "sockets lists the listener" \
+	bash -c "ip netns exec $ns_b ndpctl sockets | grep -q '^LISTEN .*:5999 '"
+A ndp_xfer -p ndp -4 -P 5999 -T 60 client -H 10.0.1.2 -S 4000000 -E 0 >/dev/null 2>&1 &
+cli=$!
+ndp_lib_at_exit "kill $cli"
+seen=
+for _ in $(seq 100); do
+	if A ndpctl sockets | grep -q '^ESTAB  10.0.1.1:[0-9]* 10.0.1.2:5999 nonce 0x'; then
+		seen=1
+		break
+	fi
+	sleep 0.1
+done
+ndp_lib_expect_eq "sockets lists the connection with its nonce" 1 "$seen"
+wait "$cli"
+stats_match()
+{
+	local n v pv
+	while read -r n v; do
+		pv=$(ip netns exec "$ns_a" awk -v n="$n" '$1 == n { print $2 }' /proc/net/ndp_stat)
+		[ -n "$pv" ] || { echo "$n not in /proc/net/ndp_stat"; return 1; }
+		[ "$v" -le "$pv" ] || { echo "$n: $v > $pv"; return 1; }
+	done < <(ip netns exec "$ns_a" ndpctl stats)
+	[ "$(ip netns exec "$ns_a" ndpctl stats | wc -l)" = \
+	  "$(ip netns exec "$ns_a" wc -l < /proc/net/ndp_stat)" ] &&
+	[ "$(ip netns exec "$ns_a" ndpctl stats | awk '$1 == "OutData" { print $2 }')" -gt 0 ]
+}
+ndp_lib_check "stats matches /proc/net/ndp_stat" stats_match
+
+ndp_lib_done
