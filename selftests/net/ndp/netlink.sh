@@ -11,7 +11,7 @@ ndp_lib_require_cmd ndpctl ip sysctl setpriv
 ndp_lib_load_modules ndp
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
-ndp_lib_plan 29
+ndp_lib_plan 30
 
 A() { ip netns exec "$ns_a" "$@"; }
 B() { ip netns exec "$ns_b" "$@"; }
@@ -167,5 +167,18 @@ stats_match()
 	[ "$(ip netns exec "$ns_a" ndpctl stats | awk '$1 == "OutData" { print $2 }')" -gt 0 ]
 }
 ndp_lib_check "stats matches /proc/net/ndp_stat" stats_match
+
+netns_with_paths()
+{
+	local i n
+	for i in $(seq 5); do
+		n=nlpaths-$i-$RANDOM
+		ip netns add "$n" || return 1
+		ip netns exec "$n" ndpctl path add id 1 dst 10.9.0.0/16 via 10.9.1.1 || return 1
+		ip netns exec "$n" ndpctl path add id 2 dst 10.9.0.0/16 via 10.9.2.1 || return 1
+		ip netns del "$n" || return 1
+	done
+}
+ndp_lib_check "namespaces with paths are deleted cleanly" netns_with_paths
 
 ndp_lib_done

@@ -17,7 +17,12 @@ rto_max_us 2000000 100 60000000
 link_rate_mbps 0 0 1000000
 pull_pacing_pct 99 1 100
 time_wait_ms 1000 0 600000
-max_embryonic 1024 1 1048576"
+max_embryonic 1024 1 1048576
+sb_min_samples 100 1 1000000
+sb_nack_mean_pct 125 100 1000
+sb_nack_abs_pct 30 1 100
+sb_decay_ms 100 0 60000
+sb_exclude_ms 1000 1 600000"
 
 ndp_lib_plan $(( $(echo "$knobs" | wc -l) * 3 + 3 ))
 
