@@ -30,6 +30,7 @@ static struct mnl_socket *nl;
 static uint16_t family_id;
 static uint32_t events_grp;
 static unsigned int seq;
+static bool quiet;	/* the caller reports errors itself */
 
 static void usage(void)
 {
@@ -56,18 +57,30 @@ static void die(const char *what)
 
 typedef int (*ndpctl_cb)(const struct nlmsghdr *nlh, void *data);
 
-/* Print the kernel's error and its extack message, if any. */
+/* Names of the top-level attributes, for "missing attribute" errors. */
+static const char * const ndpctl_attr_names[NDP_A_MAX + 1] = {
+	[NDP_A_PATH_ID] = "path id",
+	[NDP_A_PATH_DST] = "path dst",
+	[NDP_A_PARAM_NAME] = "parameter name",
+	[NDP_A_PARAM_VALUE] = "parameter value",
+};
+
+/*
+ * Print the kernel's error with its extack message, or the missing
+ * attribute it names (GENL_REQ_ATTR_CHECK() sets no message).
+ */
 static int ndpctl_report_error(const struct nlmsghdr *nlh)
 {
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	char missing[64] = "";
 	const char *msg = NULL;
 	const struct nlattr *a;
 	size_t off;
 
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e)))
 		return -EBADMSG;
-	if (!e->error)
-		return 0;
+	if (!e->error || quiet)
+		return e->error;
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
 		off = sizeof(*e);
 		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
@@ -76,8 +89,23 @@ static int ndpctl_report_error(const struct nlmsghdr *nlh)
 			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
 			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
 				msg = mnl_attr_get_str(a);
+			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MISS_TYPE &&
+			    mnl_attr_validate(a, MNL_TYPE_U32) == 0) {
+				uint32_t t = mnl_attr_get_u32(a);
+
+				if (t < ARRAY_SIZE(ndpctl_attr_names) &&
+				    ndpctl_attr_names[t])
+					snprintf(missing, sizeof(missing),
+						 "missing attribute: %s",
+						 ndpctl_attr_names[t]);
+				else
+					snprintf(missing, sizeof(missing),
+						 "missing attribute %u", t);
+			}
 		}
 	}
+	if (!msg && missing[0])
+		msg = missing;
 	if (msg)
 		fprintf(stderr, "Error: %s (%s)\n", msg, strerror(-e->error));
 	else
@@ -175,7 +203,7 @@ static void ndpctl_open(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	int one = 1;
+	int one = 1, err;
 
 	nl = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
@@ -185,7 +213,10 @@ static void ndpctl_open(void)
 
 	nlh = ndpctl_msg(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NDP_GENL_NAME);
-	if (ndpctl_talk(nlh, ndpctl_family_cb, NULL) || !family_id)
+	quiet = true;
+	err = ndpctl_talk(nlh, ndpctl_family_cb, NULL);
+	quiet = false;
+	if (err || !family_id)
 		die("generic netlink family \"ndp\" not found (is ndp.ko loaded?)");
 }
 

@@ -11,7 +11,7 @@ ndp_lib_require_cmd ndpctl ip sysctl setpriv
 ndp_lib_load_modules ndp
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
-ndp_lib_plan 30
+ndp_lib_plan 32
 
 A() { ip netns exec "$ns_a" "$@"; }
 B() { ip netns exec "$ns_b" "$@"; }
@@ -96,6 +96,10 @@ expect_err "path with host bits beyond the prefix refused" "Invalid argument" \
 expect_err "IPv4 prefix longer than 32 refused" "Invalid argument" \
 	"IPv4 prefix length must be at most 32" \
 	A ndpctl path add id 2 dst 10.0.1.0/33 via 10.0.1.2
+expect_err "path add without dst names the missing attribute" "Invalid argument" \
+	"missing attribute: path dst" A ndpctl path add id 2 via 10.0.1.2
+expect_err "path del without id names the missing attribute" "Invalid argument" \
+	"missing attribute: path id" A ndpctl path del
 expect_err "deleting an unknown path refused" "No such file or directory" \
 	"no path with this id" A ndpctl path del id 99
 
