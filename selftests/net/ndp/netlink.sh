@@ -11,7 +11,7 @@ ndp_lib_require_cmd ndpctl ip sysctl setpriv
 ndp_lib_load_modules ndp
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
-ndp_lib_plan 32
+ndp_lib_plan 33
 
 A() { ip netns exec "$ns_a" "$@"; }
 B() { ip netns exec "$ns_b" "$@"; }
@@ -36,8 +36,24 @@ if command -v python3 >/dev/null && [ -f "$NDP_LIB_DIR/ndp.yaml" ]; then
 	ndp_lib_check "kernel policies, flags and groups match the YNL spec" \
 		A python3 "$NDP_LIB_DIR/ndp_spec_check.py" "$NDP_LIB_DIR/ndp.yaml" \
 		"$NDP_LIB_DIR/ndp_uapi.h" --kernel
+	# The check is not vacuous: a spec whose path-id range differs from
+	# the kernel's policy must fail.
+	spec_bad()
+	{
+		local f rc
+		f=$(mktemp)
+		sed '/name: path-id$/,/max:/ s/max: 255/max: 254/' \
+			"$NDP_LIB_DIR/ndp.yaml" >"$f"
+		out=$(ip netns exec "$ns_a" python3 "$NDP_LIB_DIR/ndp_spec_check.py" \
+			"$f" "$NDP_LIB_DIR/ndp_uapi.h" --kernel)
+		rc=$?
+		rm -f "$f"
+		[ $rc -ne 0 ] && [[ $out == *"path-add do path-id: range [1, 254] in the spec, [1, 255] in the kernel"* ]]
+	}
+	ndp_lib_check "the spec check notices a policy mismatch" spec_bad
 else
 	ndp_lib_skip "kernel policies, flags and groups match the YNL spec" "no python3 or spec"
+	ndp_lib_skip "the spec check notices a policy mismatch" "no python3 or spec"
 fi
 
 # --- params ----------------------------------------------------------------
