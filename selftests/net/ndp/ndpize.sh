@@ -53,14 +53,26 @@ used_ndp() {
 	[ "$ta" = "$s_tcp_a" ] || { echo "TCP moved in $ns_a: $s_tcp_a -> $ta"; return 1; }
 	[ "$tb" = "$s_tcp_b" ] || { echo "TCP moved in $ns_b: $s_tcp_b -> $tb"; return 1; }
 }
-wait_port() {	# wait_port NS PORT: until something listens there
-	local i
-	for i in $(seq 100); do
-		ip netns exec "$1" ss -Haln 2>/dev/null | grep -q ":$2 " && return 0
-		ip netns exec "$1" grep -q "$(printf ':%04X' "$2") " /proc/net/ndp 2>/dev/null && return 0
+# wait_srv PID: until a process started by PID sleeps waiting for a
+# connection (accept, poll, select, epoll).  NDP listeners do not show in
+# ss, so readiness is read from the server's wait channel instead.
+wait_srv() {
+	local i p w kids
+	for i in $(seq 150); do
+		kids=$(awk -v root="$1" '
+			{ split($0, f, ") "); split(f[2], g, " "); pp[substr($1, 1)] = g[2] }
+			END { q[root] = 1; do { n = 0
+				for (c in pp) if (!(c in q) && (pp[c] in q)) { q[c] = 1; n++ } } while (n)
+				for (c in q) print c }' /proc/[0-9]*/stat 2>/dev/null)
+		for p in $kids; do
+			w=$(cat "/proc/$p/wchan" 2>/dev/null)
+			case "$w" in
+			*accept*|*wait_woken*|*select*|*poll*|*sk_wait*) return 0 ;;
+			esac
+		done
 		sleep 0.2
 	done
-	sleep 2	# NDP listeners are not in ss: give the server time
+	echo "# server $1 not seen waiting for connections"
 }
 
 head -c 3000000 /dev/urandom >"$tmp/file"
@@ -70,7 +82,7 @@ want=$(sha256sum <"$tmp/file" | cut -d' ' -f1)
 snapshot
 ip netns exec "$ns_b" bash -c "$(declare -f run); run nc -l -N $B 5000 >$tmp/nc.out" &
 srv=$!
-wait_port "$ns_b" 5000
+wait_srv $srv
 ip netns exec "$ns_a" bash -c "$(declare -f run); run nc -N $B 5000 <$tmp/file"
 wait $srv
 ndp_lib_expect_eq "netcat: 3 MB file arrives intact (sha256)" "$want" \
@@ -85,7 +97,7 @@ snapshot
 ip netns exec "$ns_b" bash -c "$(declare -f run); run python3 -m http.server --bind $B --directory $tmp/www 8000 >$tmp/http.log 2>&1" &
 srv=$!
 ndp_lib_at_exit "kill $srv"
-wait_port "$ns_b" 8000
+wait_srv $srv
 ip netns exec "$ns_a" bash -c "$(declare -f run); run curl -sS --max-time 300 -o $tmp/curl.out http://$B:8000/big"
 ndp_lib_expect_eq "http.server + curl: 10 MB file intact (sha256)" "$want10" \
 	"$(sha256sum <"$tmp/curl.out" 2>/dev/null | cut -d' ' -f1)"
@@ -96,7 +108,7 @@ ndp_lib_check "http.server + curl: went over $proto, not the other" used_ndp
 snapshot
 ip netns exec "$ns_b" bash -c "$(declare -f run); run iperf3 -s -1 -B $B -p 5201 >$tmp/iperf-s.log 2>&1" &
 srv=$!
-wait_port "$ns_b" 5201
+wait_srv $srv
 iperf_run() {
 	ip netns exec "$ns_a" bash -c "$(declare -f run); run iperf3 -c $B -p 5201 -n 20M -J >$tmp/iperf.json 2>&1" || return 1
 	grep -q '"sum_received"' "$tmp/iperf.json"
@@ -111,7 +123,7 @@ snapshot
 ip netns exec "$ns_b" bash -c "$(declare -f run); run redis-server --bind $B --port 6379 --save '' --appendonly no --protected-mode no --daemonize no --dir $tmp >$tmp/redis.log 2>&1" &
 srv=$!
 ndp_lib_at_exit "kill $srv"
-wait_port "$ns_b" 6379
+wait_srv $srv
 redis_rw() {
 	local v
 	ip netns exec "$ns_a" bash -c "$(declare -f run); run redis-cli -h $B set ndpkey $want" | grep -q OK || return 1
@@ -141,14 +153,16 @@ selector() {
 	t0=$(tcp_segs "$ns_b"); n0=$(ndp_data "$ns_b")
 	# Port 5002 is selected: NDP.  Port 5001 is not: TCP.
 	ip netns exec "$ns_b" ndpize -p 5002 run nc -l -N $B 5001 >"$tmp/sel1" &
-	wait_port "$ns_b" 5001
+	srv=$!
+	wait_srv $srv
 	echo tcp-data | ip netns exec "$ns_a" ndpize -p 5002 run nc -N $B 5001 || return 1
 	wait
 	[ "$(cat "$tmp/sel1")" = tcp-data ] || return 1
 	[ "$(tcp_segs "$ns_b")" -gt "$t0" ] || { echo "port 5001 did not use TCP"; return 1; }
 	[ "$(ndp_data "$ns_b")" = "$n0" ] || { echo "port 5001 used NDP"; return 1; }
 	ip netns exec "$ns_b" ndpize -p 5002 run nc -l -N $B 5002 >"$tmp/sel2" &
-	wait_port "$ns_b" 5002
+	srv=$!
+	wait_srv $srv
 	t0=$(tcp_segs "$ns_b")
 	echo ndp-data | ip netns exec "$ns_a" ndpize -n 10.0.1.0/24 run nc -N $B 5002 || return 1
 	wait
