@@ -13,7 +13,9 @@
  * The connection table holds connected sockets keyed by the 4-tuple and
  * the nonce, so several incarnations of one 4-tuple can coexist while an
  * old one drains.  Each entry holds a socket reference.  Lookups take the
- * table lock and return a referenced socket.
+ * table lock and return a referenced socket.  Each connection is also
+ * hashed by ports and nonce alone (same lock, no extra reference) for
+ * packets that multipath steered through other addresses.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -34,8 +36,10 @@ void ndp_hash_net_init(struct ndp_net *nn)
 	spin_lock_init(&nn->conn_lock);
 	for (i = 0; i < ARRAY_SIZE(nn->bind_hash); i++)
 		INIT_HLIST_HEAD(&nn->bind_hash[i]);
-	for (i = 0; i < ARRAY_SIZE(nn->conn_hash); i++)
+	for (i = 0; i < ARRAY_SIZE(nn->conn_hash); i++) {
 		INIT_HLIST_HEAD(&nn->conn_hash[i]);
+		INIT_HLIST_HEAD(&nn->conn_any_hash[i]);
+	}
 }
 
 /* Local address of @sk in v4-mapped form for IPv4 sockets. */
@@ -240,6 +244,16 @@ static struct hlist_head *ndp_conn_bucket(struct ndp_net *nn,
 	return &nn->conn_hash[hash_32(ndp_flow_hash(fl), NDP_CONN_HASH_BITS)];
 }
 
+/* Ports and nonce only: see ndp_conn_lookup_any(). */
+static struct hlist_head *ndp_conn_any_bucket(struct ndp_net *nn,
+					      const struct ndp_flow *fl)
+{
+	u32 ports = ((u32)ntohs(fl->lport) << 16) | ntohs(fl->rport);
+
+	return &nn->conn_any_hash[hash_32(jhash_2words(ports, fl->nonce, 0),
+					  NDP_CONN_HASH_BITS)];
+}
+
 bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b)
 {
 	return a->lport == b->lport && a->rport == b->rport &&
@@ -259,6 +273,8 @@ void ndp_conn_hash(struct sock *sk)
 		sock_hold(sk);
 		hlist_add_head(&nsk->conn_node,
 			       ndp_conn_bucket(nn, &nsk->flow));
+		hlist_add_head(&nsk->conn_any_node,
+			       ndp_conn_any_bucket(nn, &nsk->flow));
 		nsk->hashed = true;
 	}
 	spin_unlock_bh(&nn->conn_lock);
@@ -274,6 +290,7 @@ void ndp_conn_unhash(struct sock *sk)
 	spin_lock_bh(&nn->conn_lock);
 	if (nsk->hashed) {
 		hlist_del_init(&nsk->conn_node);
+		hlist_del_init(&nsk->conn_any_node);
 		nsk->hashed = false;
 		was = true;
 	}
@@ -291,6 +308,37 @@ struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl)
 	spin_lock(&nn->conn_lock);
 	hlist_for_each_entry(nsk, ndp_conn_bucket(nn, fl), conn_node) {
 		if (ndp_flow_match(&nsk->flow, fl)) {
+			found = (struct sock *)nsk;
+			sock_hold(found);
+			break;
+		}
+	}
+	spin_unlock(&nn->conn_lock);
+	return found;
+}
+
+/*
+ * Multipath fallback, after ndp_conn_lookup() failed: a path may steer a
+ * packet to another local address of the receiver (via_dst) or from
+ * another address of the sender (via_src), and a returned-to-sender header
+ * comes back from the address it was steered to.  Match on family, ports
+ * and nonce alone; the 32 random bits of the nonce then stand for the
+ * addresses, much as a sequence number window does for TCP.
+ */
+struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl)
+{
+	struct ndp_net *nn = ndp_pernet(net);
+	struct sock *found = NULL;
+	struct ndp_sock *nsk;
+
+	if (!fl->nonce)
+		return NULL;
+	spin_lock(&nn->conn_lock);
+	hlist_for_each_entry(nsk, ndp_conn_any_bucket(nn, fl), conn_any_node) {
+		const struct ndp_flow *c = &nsk->flow;
+
+		if (c->lport == fl->lport && c->rport == fl->rport &&
+		    c->nonce == fl->nonce && c->family == fl->family) {
 			found = (struct sock *)nsk;
 			sock_hold(found);
 			break;

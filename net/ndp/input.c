@@ -3,8 +3,9 @@
  * NDP: receive path: demultiplexing, passive open and the handling of
  * each packet type.
  *
- * Demux (ndp_rcv): connection table by 4-tuple and nonce; else time-wait
- * (replays); else, for a first-window DATA packet (SYN), the listener of
+ * Demux (ndp_rcv): connection table by 4-tuple and nonce, then by ports
+ * and nonce alone (multipath steers packets through other addresses, see
+ * path.c); else time-wait (replays); else, for a first-window DATA packet (SYN), the listener of
  * the local address and port creates the connection; else RST.
  *
  * Receiver, per DATA packet (ndp_rcv_data):
@@ -17,9 +18,11 @@
  *                   memory is handled as if trimmed (the sender resends
  *                   it when pulled).
  *   duplicate    -> ACK again, nothing else.
+ * ACK and NACK echo the DATA packet's path id.
  * Sender, per ACK/NACK/PULL: see ndp_rcv_ack(), ndp_rcv_nack(),
- * ndp_rcv_pull().  Every control packet carries the receiver's cumulative
- * ack (next expected psn) in syn_off.
+ * ndp_rcv_pull(); ACK, NACK, and returned headers also feed the
+ * scoreboard of the path they report on (path.c).  Every control packet
+ * carries the receiver's cumulative ack (next expected psn) in syn_off.
  *
  * Softirq context.  The socket lock (ndp_sock.lock) is a spinlock taken
  * here and by process context with BH disabled; packets are sent after it
@@ -90,10 +93,13 @@ static void ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum)
 		return;
 	nsk->ever_acked = true;
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
-	if (skb_queue_empty(&nsk->sndq))
+	if (skb_queue_empty(&nsk->sndq)) {
+		/* All acknowledged: forget pulls the peer may have trimmed. */
+		nsk->pulls_owed = 0;
 		ndp_rto_stop(sk);
-	else
+	} else {
 		ndp_rto_arm(sk);
+	}
 	sk->sk_write_space(sk);
 }
 
@@ -117,6 +123,13 @@ static void ndp_rcv_nack(struct sock *sk, u32 psn)
 	}
 }
 
+/* An ACK or NACK of a packet still queued: the peer owes a pull for it. */
+static void ndp_rcv_owed(struct ndp_sock *nsk, u32 psn)
+{
+	if (!ndp_before(psn, nsk->snd_una) && ndp_before(psn, nsk->snd_nxt))
+		nsk->pulls_owed++;
+}
+
 static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -126,46 +139,75 @@ static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 		return;		/* old or reordered pull */
 	n = ctr - nsk->pull_seen;
 	nsk->pull_seen = ctr;
+	nsk->pulls_owed -= min(n, nsk->pulls_owed);
 	nsk->credit = min_t(u32, nsk->credit + n, 1024);
 	ndp_send_credit(sk, xmitq);
 }
 
 /*
- * A header of ours came back (return to sender, paper 3.2.4): the receiver
- * never saw it, so no pull will come for it.  Queue it for retransmission;
- * send it at once when we expect no pulls at all (every packet in flight
- * is known lost or trimmed and no credit is left), else let a pull take it.
+ * Whether pulls are still to come: the peer ACKed or NACKed packets it
+ * has not pulled for yet (estimate), or packets are in flight with no
+ * news, each of which will bring a pull (or come back itself).
  */
-static void ndp_rcv_rts(struct sock *sk, u32 psn, struct sk_buff_head *xmitq)
+static bool ndp_expects_pull(struct ndp_sock *nsk)
 {
-	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
-	bool waiting = false;
 
-	NDP_INC_STATS(sock_net(sk), NDP_MIB_INRTS);
-	ndp_rcv_nack(sk, psn);
+	if (nsk->pulls_owed)
+		return true;
 	skb_queue_walk(&nsk->sndq, skb) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
 		if (skb == nsk->send_head)
 			break;
-		if (cb->sent && !cb->acked && !cb->rtx) {
-			waiting = true;
-			break;
-		}
+		if (cb->sent && !cb->acked && !cb->rtx)
+			return true;
 	}
-	if (waiting || nsk->credit || !nsk->rtx_pending)
+	return false;
+}
+
+/*
+ * A header of ours came back (return to sender, paper 3.2.4): the receiver
+ * never saw it, so no pull will come for it.  It counts against the path
+ * it took (as three NACKs) and is queued for retransmission.  It is resent
+ * at once, on another path, when no pull is expected (else it would wait
+ * for the RTO) or when recent feedback on its path is mostly ACKs (the
+ * bounce met a passing burst); otherwise the next pull takes it.
+ */
+static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
+			struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct net *net = sock_net(sk);
+	struct ndp_skb_cb *cb;
+	struct sk_buff *skb;
+
+	NDP_INC_STATS(net, NDP_MIB_INRTS);
+	skb = ndp_sndq_find(nsk, psn);
+	if (!skb)
 		return;
-	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTSRESENT);
-	nsk->credit = 1;
-	ndp_send_credit(sk, xmitq);
+	cb = NDP_SKB_CB(skb);
+	if (!cb->sent || cb->acked || cb->rtx)
+		return;
+	ndp_path_feedback(sk, path, NDP_PATH_FB_RTS);
+	ndp_rcv_nack(sk, psn);
+	if (!ndp_expects_pull(nsk)) {
+		NDP_INC_STATS(net, NDP_MIB_RTSRESENT);
+	} else if (ndp_path_mostly_acks(sk, path)) {
+		NDP_INC_STATS(net, NDP_MIB_RTSRESENTPATH);
+	} else {
+		NDP_INC_STATS(net, NDP_MIB_RTSWAITPULL);
+		return;
+	}
+	ndp_resend_now(sk, skb, xmitq);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Receiver side: DATA.                                                   */
 
-static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, bool pull,
-			  u32 ctr, struct sk_buff_head *xmitq)
+/* ACK or NACK (or RST) of DATA @psn that arrived on path @path. */
+static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
+			  bool pull, u32 ctr, struct sk_buff_head *xmitq)
 {
 	struct net *net = sock_net(sk);
 	struct sk_buff *skb;
@@ -173,6 +215,7 @@ static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, bool pull,
 	skb = ndp_ctrl_skb(sk, type, pull ? NDP_F_PULL : 0, psn);
 	if (!skb)
 		return;
+	ndp_hdr(skb)->path = path;
 	if (pull) {
 		ndp_hdr(skb)->pull = htonl(ctr);
 		NDP_INC_STATS(net, NDP_MIB_OUTPULLS);
@@ -279,13 +322,14 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	if (psn - nsk->rcv_nxt >= NDP_RCV_WINDOW) {
 		if (ndp_before(psn, nsk->rcv_nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_INDUPS);
-			ndp_send_ctrl(sk, NDP_PKT_ACK, psn, false, 0, xmitq);
+			ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0,
+				      xmitq);
 		}
 		goto drop;
 	}
 	if (ndp_ooo_has(nsk, psn)) {
 		NDP_INC_STATS(net, NDP_MIB_INDUPS);
-		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, false, 0, xmitq);
+		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0, xmitq);
 		goto drop;
 	}
 	if (ndp_after(psn + 1, nsk->rcv_high))
@@ -293,7 +337,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 
 	/* Data arriving after close() with nobody to read it: abort. */
 	if (sock_flag(sk, SOCK_DEAD) && skb->len && !trimmed) {
-		ndp_send_ctrl(sk, NDP_PKT_RST, psn, false, 0, xmitq);
+		ndp_send_ctrl(sk, NDP_PKT_RST, psn, 0, false, 0, xmitq);
 		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
 		ndp_done(sk, xmitq);
 		goto drop;
@@ -315,7 +359,8 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		if (psn == nsk->rcv_nxt)
 			WRITE_ONCE(nsk->hole_nacked, true);
 		pull = ndp_pull_enqueue(sk, true, &ctr);
-		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, pull, ctr, xmitq);
+		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, nh->path, pull, ctr,
+			      xmitq);
 		goto drop;
 	}
 
@@ -340,7 +385,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	} else {
 		pull = ndp_pull_enqueue(sk, true, &ctr);
 	}
-	ndp_send_ctrl(sk, NDP_PKT_ACK, psn, pull, ctr, xmitq);
+	ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, pull, ctr, xmitq);
 	sk->sk_data_ready(sk);
 	if (nsk->fin_rcvd) {
 		sk->sk_state_change(sk);
@@ -376,7 +421,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
 		if (flags & NDP_F_RTS) {
-			ndp_rcv_rts(sk, ntohl(hdr.psn), &xmitq);
+			ndp_rcv_rts(sk, ntohl(hdr.psn), hdr.path, &xmitq);
 			break;
 		}
 		ndp_rcv_data(sk, skb, &hdr, &xmitq);
@@ -384,6 +429,8 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	case NDP_PKT_ACK:
 		NDP_INC_STATS(net, NDP_MIB_INACKS);
+		ndp_path_feedback(sk, hdr.path, NDP_PATH_FB_ACK);
+		ndp_rcv_owed(nsk, ntohl(hdr.psn));
 		ndp_rcv_ack(sk, true, ntohl(hdr.psn), ntohl(hdr.syn_off));
 		if (flags & NDP_F_PULL) {
 			NDP_INC_STATS(net, NDP_MIB_INPULLS);
@@ -392,6 +439,8 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
+		ndp_path_feedback(sk, hdr.path, NDP_PATH_FB_NACK);
+		ndp_rcv_owed(nsk, ntohl(hdr.psn));
 		ndp_rcv_ack(sk, false, 0, ntohl(hdr.syn_off));
 		ndp_rcv_nack(sk, ntohl(hdr.psn));
 		if (flags & NDP_F_PULL) {
@@ -573,6 +622,8 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 			goto drop;
 		swap(fl->lport, fl->rport);
 		sk = ndp_conn_lookup(net, fl);
+		if (!sk)
+			sk = ndp_conn_lookup_any(net, fl);
 		if (sk)
 			goto found;
 		goto drop;
@@ -590,6 +641,8 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 	}
 
 	sk = ndp_conn_lookup(net, fl);
+	if (!sk)
+		sk = ndp_conn_lookup_any(net, fl);
 	if (sk)
 		goto found;
 	if (nh->type == NDP_PKT_RST) {

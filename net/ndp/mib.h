@@ -34,7 +34,10 @@ enum ndp_mib_field {
 	NDP_MIB_RTXTIMEOUT,	/* RtxTimeout: retransmissions caused by RTO */
 	NDP_MIB_RTOS,		/* Rtos: RTO timer expirations */
 	NDP_MIB_INRTS,		/* InRts: returned-to-sender headers received */
-	NDP_MIB_RTSRESENT,	/* RtsResent: of which resent at once */
+	NDP_MIB_RTSRESENT,	/* RtsResent: resent at once, no pull expected */
+	/* RtsResentPath: resent at once, the path's feedback is mostly ACKs */
+	NDP_MIB_RTSRESENTPATH,
+	NDP_MIB_RTSWAITPULL,	/* RtsWaitPull: left for a pull to resend */
 	NDP_MIB_PULLSPURGED,	/* PullsPurged: pending pulls dropped after LAST */
 	/* ReplayRejected: first-window packet of a finished (time-wait)
 	 * connection ignored
@@ -49,6 +52,12 @@ enum ndp_mib_field {
 	NDP_MIB_EMBRYONICDROPS,
 	NDP_MIB_RCVQDROPS,	/* RcvQDrops: DATA dropped, receive memory full */
 	NDP_MIB_ESTABRESETS,	/* EstabResets: connections reset */
+	NDP_MIB_PATHEXCLUDED,	/* PathExcluded: paths excluded by scoreboard */
+	NDP_MIB_PATHREADMITTED,	/* PathReadmitted: excluded paths usable again */
+	/* RtxOtherPath: retransmissions sent on another path than the last */
+	NDP_MIB_RTXOTHERPATH,
+	/* RtxSamePath: retransmissions on the same path (the only usable) */
+	NDP_MIB_RTXSAMEPATH,
 	NDP_MIB_MAX
 };
 

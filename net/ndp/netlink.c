@@ -136,11 +136,14 @@ static int ndp_nl_fill_path(struct sk_buff *skb, const struct ndp_path *p)
 	score = nla_nest_start(skb, NDP_A_PATH_SCORE);
 	if (!score)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, NDP_A_SCORE_ACKS, READ_ONCE(p->acks)) ||
-	    nla_put_u32(skb, NDP_A_SCORE_NACKS, READ_ONCE(p->nacks)) ||
-	    nla_put_u32(skb, NDP_A_SCORE_RTOS, READ_ONCE(p->rtos)) ||
-	    nla_put_u32(skb, NDP_A_SCORE_RTS, READ_ONCE(p->rts)) ||
-	    nla_put_u32(skb, NDP_A_SCORE_EXCLUSIONS, READ_ONCE(p->exclusions))) {
+	if (nla_put_u32(skb, NDP_A_SCORE_ACKS, atomic_read(&p->acks)) ||
+	    nla_put_u32(skb, NDP_A_SCORE_NACKS, atomic_read(&p->nacks)) ||
+	    nla_put_u32(skb, NDP_A_SCORE_RTOS, atomic_read(&p->rtos)) ||
+	    nla_put_u32(skb, NDP_A_SCORE_RTS, atomic_read(&p->rts)) ||
+	    nla_put_u32(skb, NDP_A_SCORE_EXCLUSIONS,
+			atomic_read(&p->exclusions)) ||
+	    nla_put_u32(skb, NDP_A_SCORE_TX, atomic_read(&p->tx)) ||
+	    nla_put_u32(skb, NDP_A_SCORE_RTX, atomic_read(&p->rtx))) {
 		nla_nest_cancel(skb, score);
 		return -EMSGSIZE;
 	}

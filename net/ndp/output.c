@@ -17,6 +17,9 @@
  *   - pull: each advance of the peer's pull counter lets one packet go,
  *     packets marked for retransmission (NACK, RTO) before new ones;
  *   - RTO (timer.c): unacknowledged packets are resent without a pull.
+ * Each DATA transmission picks its path (path.c) and remembers it in the
+ * queued packet's cb, so a retransmission can take another one; the path
+ * is applied to addresses, mark and route when the packet leaves.
  * The packet after which nothing is left to send carries LAST; the sender
  * is then idle and pushes the next data as a new unscheduled window.
  *
@@ -47,7 +50,7 @@ u32 ndp_mss_for(struct sock *sk, u32 mtu)
 }
 
 static int ndp_xmit_v6(struct net *net, struct sock *sk,
-		       const struct ndp_flow *fl, struct sk_buff *skb)
+		       const struct ndp_flow *fl, u32 mark, struct sk_buff *skb)
 {
 	struct ndphdr *nh = ndp_hdr(skb);
 	struct dst_entry *dst;
@@ -61,8 +64,7 @@ static int ndp_xmit_v6(struct net *net, struct sock *sk,
 	fl6.flowi6_oif = fl->ifindex;
 	fl6.fl6_sport = fl->lport;
 	fl6.fl6_dport = fl->rport;
-	if (sk)
-		fl6.flowi6_mark = sk->sk_mark;
+	fl6.flowi6_mark = mark;
 	dst = ip6_dst_lookup_flow(net, sk, &fl6, NULL);
 	if (IS_ERR(dst)) {
 		kfree_skb(skb);
@@ -83,27 +85,44 @@ static int ndp_xmit_v6(struct net *net, struct sock *sk,
 	return ip6_local_out(net, sk, skb);
 }
 
-/* Hand one packet whose NDP header is at skb->data to IPv4 or IPv6. */
+/* ip_route_output_ports() with the routing mark of the packet's path. */
+static struct rtable *ndp_route_v4(struct net *net, struct sock *sk,
+				   struct flowi4 *fl4,
+				   const struct ndp_flow *fl, u32 mark)
+{
+	u8 scope = RT_SCOPE_UNIVERSE;
+
+	if (sk && sock_flag(sk, SOCK_LOCALROUTE))
+		scope = RT_SCOPE_LINK;
+	flowi4_init_output(fl4, fl->ifindex, mark, 0, scope, ndp_ipproto,
+			   sk ? inet_sk_flowi_flags(sk) : 0,
+			   fl->raddr.s6_addr32[3], fl->laddr.s6_addr32[3],
+			   fl->rport, fl->lport, sock_net_uid(net, sk));
+	if (sk)
+		security_sk_classify_flow(sk, flowi4_to_flowi_common(fl4));
+	return ip_route_output_flow(net, fl4, sk);
+}
+
+/*
+ * Hand one packet whose NDP header is at skb->data to IPv4 or IPv6;
+ * @mark is the routing mark (the socket's, or the path's fwmark).
+ */
 static int ndp_xmit_one(struct net *net, struct sock *sk,
-			const struct ndp_flow *fl, struct sk_buff *skb)
+			const struct ndp_flow *fl, u32 mark,
+			struct sk_buff *skb)
 {
 	struct ndphdr *nh = ndp_hdr(skb);
 
 	skb->ip_summed = CHECKSUM_NONE;
-	if (sk) {
+	skb->mark = mark;
+	if (sk)
 		skb->priority = READ_ONCE(sk->sk_priority);
-		skb->mark = READ_ONCE(sk->sk_mark);
-	}
 	if (fl->family == AF_INET) {
-		__be32 daddr = fl->raddr.s6_addr32[3];
-		__be32 saddr = fl->laddr.s6_addr32[3];
 		struct flowi4 fl4;
 		struct rtable *rt;
 		struct iphdr *iph;
 
-		rt = ip_route_output_ports(net, &fl4, sk, daddr, saddr,
-					   fl->rport, fl->lport, ndp_ipproto,
-					   0, fl->ifindex);
+		rt = ndp_route_v4(net, sk, &fl4, fl, mark);
 		if (IS_ERR(rt)) {
 			kfree_skb(skb);
 			return PTR_ERR(rt);
@@ -126,7 +145,7 @@ static int ndp_xmit_one(struct net *net, struct sock *sk,
 		skb->protocol = htons(ETH_P_IP);
 		return ip_local_out(net, sk, skb);
 	}
-	return ndp_xmit_v6(net, sk, fl, skb);
+	return ndp_xmit_v6(net, sk, fl, mark, skb);
 }
 
 /* Path MTU towards the connection's peer (flow must be complete). */
@@ -173,9 +192,21 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(xmitq))) {
-		if (ndp_hdr(skb)->type == NDP_PKT_DATA)
+		const struct ndp_flow *fl = &nsk->flow;
+		struct ndphdr *nh = ndp_hdr(skb);
+		u32 mark = READ_ONCE(sk->sk_mark);
+		struct ndp_flow pfl;
+
+		if (nh->type == NDP_PKT_DATA) {
 			skb_set_owner_w(skb, sk);
-		ndp_xmit_one(net, sk, &nsk->flow, skb);
+			/* A path deleted since: the plain route. */
+			if (nh->path &&
+			    !ndp_path_steer(net, nh->path, fl, &pfl, &mark))
+				nh->path = 0;
+			if (nh->path)
+				fl = &pfl;
+		}
+		ndp_xmit_one(net, sk, fl, mark, skb);
 	}
 }
 
@@ -241,7 +272,30 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
 	else if (type == NDP_PKT_ACK)
 		NDP_INC_STATS(net, NDP_MIB_OUTACKS);
-	ndp_xmit_one(net, NULL, fl, skb);
+	ndp_xmit_one(net, NULL, fl, 0, skb);
+}
+
+/*
+ * The path for a transmission of @skb: SYN packets take the plain route
+ * (see path.c); a retransmission avoids the path it took last time.
+ */
+static u8 ndp_data_path(struct sock *sk, struct ndp_skb_cb *cb, u16 flags)
+{
+	struct net *net = sock_net(sk);
+	bool rtx = flags & NDP_F_RTX;
+	u8 id = 0;
+
+	if (!(flags & NDP_F_SYN))
+		id = ndp_path_pick(sk, rtx ? cb->path : 0);
+	if (rtx && cb->path) {
+		if (id == cb->path)
+			NDP_INC_STATS(net, NDP_MIB_RTXSAMEPATH);
+		else
+			NDP_INC_STATS(net, NDP_MIB_RTXOTHERPATH);
+	}
+	ndp_path_sent(net, id, rtx);
+	cb->path = id;
+	return id;
 }
 
 /* Queue a copy of @skb for transmission with its NDP header. */
@@ -253,7 +307,10 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	struct sk_buff *nskb;
 	struct ndphdr *nh;
 	u64 left;
+	u8 path;
 
+	flags |= cb->flags;
+	path = ndp_data_path(sk, cb, flags);
 	cb->sent = 1;
 	nskb = pskb_copy(skb, GFP_ATOMIC);
 	if (!nskb)
@@ -261,8 +318,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	memset(nskb->cb, 0, sizeof(nskb->cb));
 	nh = skb_push(nskb, NDP_HDR_LEN);
 	skb_reset_transport_header(nskb);
-	flags |= cb->flags;
 	ndp_hdr_fill(nh, &nsk->flow, NDP_PKT_DATA, flags, cb->psn);
+	nh->path = path;
 	if (flags & NDP_F_SYN)
 		nh->syn_off = htonl(cb->psn - nsk->isn);
 	left = nsk->snd_bytes - cb->offset;
@@ -374,6 +431,9 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max)
 		if (cb->rtx) {
 			cb->rtx = 0;
 			nsk->rtx_pending--;
+		} else {
+			/* No news of it: a loss on the path it took. */
+			ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
 		}
 		if (skb_queue_is_last(&nsk->sndq, skb) ||
 		    skb_queue_next(&nsk->sndq, skb) == nsk->send_head)
@@ -382,6 +442,23 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max)
 		n++;
 	}
 	return n;
+}
+
+/*
+ * Return to sender: resend @skb (marked for retransmission) now, without
+ * waiting for a pull (input.c decides when).
+ */
+void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
+		    struct sk_buff_head *xmitq)
+{
+	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (!cb->rtx)
+		return;
+	cb->rtx = 0;
+	nsk->rtx_pending--;
+	ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk), xmitq);
 }
 
 /* Free acknowledged packets at the head of the send queue. */

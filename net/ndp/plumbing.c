@@ -162,6 +162,7 @@ static int __net_init ndp_net_init(struct net *net)
 	ndp_tw_net_init(nn);
 	ndp_pull_net_init(nn);
 	ndp_nl_net_init(nn);
+	ndp_path_net_init(nn);
 	nn->mib = alloc_percpu(struct ndp_mib);
 	if (!nn->mib)
 		return -ENOMEM;

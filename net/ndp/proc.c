@@ -34,6 +34,8 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_RTOS]		= "Rtos",
 	[NDP_MIB_INRTS]		= "InRts",
 	[NDP_MIB_RTSRESENT]	= "RtsResent",
+	[NDP_MIB_RTSRESENTPATH]	= "RtsResentPath",
+	[NDP_MIB_RTSWAITPULL]	= "RtsWaitPull",
 	[NDP_MIB_PULLSPURGED]	= "PullsPurged",
 	[NDP_MIB_REPLAYREJECTED] = "ReplayRejected",
 	[NDP_MIB_INDUPS]	= "InDups",
@@ -42,6 +44,10 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_EMBRYONICDROPS] = "EmbryonicDrops",
 	[NDP_MIB_RCVQDROPS]	= "RcvQDrops",
 	[NDP_MIB_ESTABRESETS]	= "EstabResets",
+	[NDP_MIB_PATHEXCLUDED]	= "PathExcluded",
+	[NDP_MIB_PATHREADMITTED] = "PathReadmitted",
+	[NDP_MIB_RTXOTHERPATH]	= "RtxOtherPath",
+	[NDP_MIB_RTXSAMEPATH]	= "RtxSamePath",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

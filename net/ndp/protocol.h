@@ -9,6 +9,8 @@
  *   input.c     receive demux, per packet type handling, passive open
  *   output.c    building and sending packets, first window, pull-driven
  *               sending, retransmission queue
+ *   path.c      multipath: path choice per DATA packet, per-path
+ *               scoreboards, exclusion of outlier paths
  *   pull.c      the pull queue (one per netns and receiving device)
  *   timer.c     retransmission timeout with backoff
  *   timewait.c  time-wait records at both ends, replay rejection
@@ -24,6 +26,9 @@
  *   listener lock, then child lock (passive open only).
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
  *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
+ *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
+ *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
+ *   atomics, so the data path never takes ndp_net.paths_lock.
  */
 #ifndef _NDP_PROTOCOL_H
 #define _NDP_PROTOCOL_H
@@ -49,6 +54,7 @@ extern unsigned int ndp_ipproto;
 #define NDP_TW_MAX		65536	/* time-wait records per netns */
 #define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
 #define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
+#define NDP_PATHS_PER_DST	32	/* paths one connection rotates over */
 /* Room in front of a packet for link, IP and NDP headers. */
 #define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
 
@@ -72,6 +78,8 @@ extern unsigned int ndp_ipproto;
  *	active sockets) by local port.
  * @conn_lock: protects @conn_hash.
  * @conn_hash: connections by 4-tuple and nonce.
+ * @conn_any_hash: the same connections by ports and nonce only, for
+ *	packets a path steered to or from another address (multipath).
  * @twr_lock: protects @twr_hash, @twr_list, @twr_count.
  * @twr_hash: time-wait records by 4-tuple and nonce.
  * @twr_list: time-wait records, oldest first.
@@ -90,6 +98,8 @@ extern unsigned int ndp_ipproto;
  * @paths_lock: serialises changes of @paths (process context).
  * @paths: configured paths (struct ndp_path), RCU list, sorted by id.
  * @path_count: entries on @paths.
+ * @sb_lock: serialises exclusion decisions (path.c), so that two CPUs
+ *	cannot exclude the last two usable paths of a destination.
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
@@ -108,6 +118,7 @@ struct ndp_net {
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
 	spinlock_t		conn_lock;	/* protects conn_hash */
 	struct hlist_head	conn_hash[1 << NDP_CONN_HASH_BITS];
+	struct hlist_head	conn_any_hash[1 << NDP_CONN_HASH_BITS];
 	spinlock_t		twr_lock;	/* protects twr_* */
 	struct hlist_head	twr_hash[1 << NDP_TW_HASH_BITS];
 	struct list_head	twr_list;
@@ -124,6 +135,7 @@ struct ndp_net {
 	struct mutex		paths_lock;	/* writers of paths */
 	struct list_head	paths;
 	u32			path_count;
+	spinlock_t		sb_lock;	/* exclusion decisions */
 };
 
 extern unsigned int ndp_net_id;
@@ -196,6 +208,7 @@ struct ndp_flow {
  * @sent: transmitted at least once.
  * @acked: acknowledged (selectively; freed when it reaches the head).
  * @rtx: NACKed or timed out, waiting to be resent.
+ * @path: send queue: path id of the last transmission (0: plain route).
  */
 struct ndp_skb_cb {
 	u32	psn;
@@ -205,6 +218,7 @@ struct ndp_skb_cb {
 	u8	sent:1,
 		acked:1,
 		rtx:1;
+	u8	path;
 };
 
 #define NDP_SKB_CB(skb)	((struct ndp_skb_cb *)&((skb)->cb[0]))
@@ -215,6 +229,7 @@ struct ndp_skb_cb {
  * @lock: protects protocol state, see the locking rules at the top.
  * @bind_node: in &ndp_net.bind_hash while @bound.
  * @conn_node: in &ndp_net.conn_hash while @hashed.
+ * @conn_any_node: in &ndp_net.conn_any_hash while @hashed.
  * @bound: owns its local port in the bind table.
  * @hashed: reachable by received packets (holds a socket reference).
  * @dead: torn down; nothing may be queued or armed any more.
@@ -235,6 +250,12 @@ struct ndp_skb_cb {
  * @snd_nxt: psn of the next packet queued by sendmsg.
  * @snd_bytes: bytes queued by sendmsg so far (stream offset).
  * @pull_seen: last pull counter received.
+ * @pulls_owed: estimate of the pulls the peer still owes us: one per
+ *	packet newly ACKed or NACKed, minus each pull received (floor 0).
+ * @mp_round: multipath: the current round, a random permutation of the
+ *	usable path ids towards the peer (path.c).
+ * @mp_len: entries in @mp_round.
+ * @mp_pos: next entry of @mp_round to use; a new round starts at @mp_len.
  * @credit: packets the peer's pulls allow us to send.
  * @rtx_pending: packets in @sndq marked for retransmission.
  * @idle: last packet sent carried NDP_F_LAST: new data is pushed again.
@@ -266,6 +287,7 @@ struct ndp_sock {
 	spinlock_t		lock;		/* protocol state */
 	struct hlist_node	bind_node;
 	struct hlist_node	conn_node;
+	struct hlist_node	conn_any_node;
 	bool			bound;
 	bool			hashed;
 	bool			dead;
@@ -286,6 +308,10 @@ struct ndp_sock {
 	u32			snd_nxt;
 	u64			snd_bytes;
 	u32			pull_seen;
+	u32			pulls_owed;
+	u8			mp_round[NDP_PATHS_PER_DST];
+	u8			mp_len;
+	u8			mp_pos;
 	u32			credit;
 	u32			rtx_pending;
 	bool			idle;
@@ -352,8 +378,15 @@ void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
  * @via_src: alternative source address, or any.
  * @fwmark: routing mark for the path's packets (0: none).
  * @excluded_until: jiffies until which the scoreboard excludes the path;
- *	0 while usable.
- * @acks: @nacks: @rtos: @rts: @exclusions: scoreboard counts (decayed).
+ *	0 while usable.  Set and cleared with cmpxchg() (path.c).
+ * @acks: @nacks: @rtos: @rts: scoreboard counts, netns-wide (all
+ *	connections using the path), halved every net.ndp.sb_decay_ms and
+ *	zeroed when an excluded path is re-admitted.
+ * @decay_stamp: jiffies of the last halving.
+ * @exclusions: times the scoreboard excluded the path (never decayed).
+ * @tx: DATA packets sent on the path, retransmissions included (never
+ *	decayed, wraps at 2^32).
+ * @rtx: of which retransmissions.
  */
 struct ndp_path {
 	struct list_head	node;
@@ -366,11 +399,14 @@ struct ndp_path {
 	struct in6_addr		via_src;
 	u32			fwmark;
 	unsigned long		excluded_until;
-	u32			acks;
-	u32			nacks;
-	u32			rtos;
-	u32			rts;
-	u32			exclusions;
+	atomic_t		acks;
+	atomic_t		nacks;
+	atomic_t		rtos;
+	atomic_t		rts;
+	unsigned long		decay_stamp;
+	atomic_t		exclusions;
+	atomic_t		tx;
+	atomic_t		rtx;
 };
 
 /* ctrl.c: the knobs, also for netlink (NDP_CMD_PARAM_*). */
@@ -405,6 +441,7 @@ void ndp_sk_flow(const struct sock *sk, struct ndp_flow *fl);
 void ndp_conn_hash(struct sock *sk);
 void ndp_conn_unhash(struct sock *sk);
 struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl);
+struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl);
 u32 ndp_flow_hash(const struct ndp_flow *fl);
 bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b);
 struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
@@ -437,7 +474,27 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq);
 int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq,
 		       u32 max);
 void ndp_clean_acked(struct sock *sk);
+void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
+		    struct sk_buff_head *xmitq);
 void ndp_purge_sndq(struct sock *sk);
+
+/* path.c */
+
+/* What the scoreboard of a path learns about one packet. */
+enum ndp_path_fb {
+	NDP_PATH_FB_ACK,
+	NDP_PATH_FB_NACK,
+	NDP_PATH_FB_RTS,
+	NDP_PATH_FB_RTO,
+};
+
+void ndp_path_net_init(struct ndp_net *nn);
+u8 ndp_path_pick(struct sock *sk, u8 avoid);
+void ndp_path_sent(struct net *net, u8 id, bool rtx);
+bool ndp_path_steer(struct net *net, u8 id, const struct ndp_flow *fl,
+		    struct ndp_flow *out, u32 *mark);
+void ndp_path_feedback(struct sock *sk, u8 id, enum ndp_path_fb fb);
+bool ndp_path_mostly_acks(struct sock *sk, u8 id);
 
 /* pull.c */
 int ndp_pull_net_init(struct ndp_net *nn);

@@ -55,6 +55,7 @@ void ndp_sock_init_state(struct sock *sk)
 	spin_lock_init(&nsk->lock);
 	INIT_HLIST_NODE(&nsk->bind_node);
 	INIT_HLIST_NODE(&nsk->conn_node);
+	INIT_HLIST_NODE(&nsk->conn_any_node);
 	INIT_LIST_HEAD(&nsk->accept_q);
 	skb_queue_head_init(&nsk->sndq);
 	skb_queue_head_init(&nsk->ooo);

@@ -90,6 +90,8 @@ enum {
 	NDP_A_SCORE_RTOS,	/* u32 */
 	NDP_A_SCORE_RTS,	/* u32 */
 	NDP_A_SCORE_EXCLUSIONS,	/* u32: times the path was excluded */
+	NDP_A_SCORE_TX,		/* u32: DATA packets sent (wraps, no decay) */
+	NDP_A_SCORE_RTX,	/* u32: of which retransmissions */
 	__NDP_A_SCORE_MAX
 };
 

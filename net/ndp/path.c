@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: multipath.  The path each DATA packet takes, and the per-path
+ * scoreboards that keep outlier paths out (paper 3.1.1 and 3.2.3).
+ *
+ * Paths are configured per namespace over netlink (netlink.c): a path
+ * applies to peers inside its destination prefix and steers a packet by
+ * another destination address (via_dst, e.g. one address of the receiver
+ * per core switch), another source address (via_src) and/or a routing
+ * mark (fwmark, for policy routing).  Its id travels in ndphdr.path; the
+ * receiver echoes it in the ACK or NACK it answers with, and a header
+ * returned to sender carries it back by itself.
+ *
+ * Sender: each connection sends in rounds.  A round is a random
+ * permutation of the paths that apply to the peer and are not excluded;
+ * one packet per entry, then a new round (ndp_path_pick()).  Exclusions
+ * therefore take effect at the next round, at most NDP_PATHS_PER_DST
+ * packets later.  A retransmission avoids the path the packet last took
+ * when another one is usable.  Packets carrying SYN (the first window of
+ * a connection) take the plain route, path 0: the passive side creates
+ * the connection with the address the packet is sent to, which must be
+ * the one the application connected to (and a listener may be bound to
+ * it).  Without paths for the peer everything takes path 0, exactly as
+ * without multipath.
+ *
+ * Scoreboard: per path and per namespace (all connections through a path
+ * share its board), counts of ACKs, NACKs, returned-to-sender headers
+ * (RTS) and packets resent by the retransmission timer (RTO), as atomics
+ * updated lock-free from the data path.  Every net.ndp.sb_decay_ms all
+ * counts are halved, so they describe recent feedback.  A path's
+ * feedback weighs acks + nacks + 3 * rts + rtos, of which nacks +
+ * 3 * rts + rtos is bad (htsim counts a bounce as three NACKs; an RTO is
+ * one loss per packet the timer resends).  After a NACK, RTS or RTO the
+ * path is judged: it is an outlier when its feedback weighs at least
+ * sb_min_samples, its bad ratio exceeds sb_nack_abs_pct percent, and it
+ * exceeds sb_nack_mean_pct percent of the mean ratio of the usable paths
+ * of that peer (itself included).  An outlier is excluded for
+ * sb_exclude_ms unless it is the last usable path of the peer; when the
+ * time is up the next sender to build a round re-admits it with its
+ * counts zeroed, so it has to collect sb_min_samples again before it can
+ * be judged.  Exclusion and re-admission raise NDP_CMD_PATH_CHANGED on
+ * the "events" netlink group and bump PathExcluded / PathReadmitted.
+ *
+ * Context: ndp_path_pick() runs under the socket lock; the others from
+ * softirq or under the socket lock; all read the path list under RCU.
+ */
+
+#define pr_fmt(fmt) "NDP: " fmt
+
+#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+
+#include "protocol.h"
+
+#define NDP_SB_ONE	10000	/* ratios are kept in 1/10000 */
+
+void ndp_path_net_init(struct ndp_net *nn)
+{
+	spin_lock_init(&nn->sb_lock);
+}
+
+/* The path with @id, or NULL; the list is sorted by id.  RCU held. */
+static struct ndp_path *ndp_path_find_rcu(struct ndp_net *nn, u8 id)
+{
+	struct ndp_path *p;
+
+	list_for_each_entry_rcu(p, &nn->paths, node) {
+		if (p->id == id)
+			return p;
+		if (p->id > id)
+			break;
+	}
+	return NULL;
+}
+
+/* Whether @p applies to the peer of @fl (its prefix holds the peer). */
+static bool ndp_path_applies(const struct ndp_path *p,
+			     const struct ndp_flow *fl)
+{
+	unsigned int plen = p->dst_plen;
+
+	if (p->family != fl->family)
+		return false;
+	if (p->family == AF_INET)
+		plen += 96;	/* v4-mapped */
+	return ipv6_prefix_equal(&p->dst, &fl->raddr, plen);
+}
+
+static bool ndp_path_is_excluded(const struct ndp_path *p)
+{
+	unsigned long until = READ_ONCE(p->excluded_until);
+
+	return until && time_before(jiffies, until);
+}
+
+static void ndp_path_sb_reset(struct ndp_path *p)
+{
+	atomic_set(&p->acks, 0);
+	atomic_set(&p->nacks, 0);
+	atomic_set(&p->rtos, 0);
+	atomic_set(&p->rts, 0);
+	WRITE_ONCE(p->decay_stamp, jiffies);
+}
+
+/*
+ * Whether @p may be used now.  Re-admits a path whose exclusion ran out:
+ * the cmpxchg() elects one caller to reset the board and report it.
+ */
+static bool ndp_path_usable(struct net *net, struct ndp_path *p)
+{
+	unsigned long until = READ_ONCE(p->excluded_until);
+
+	if (!until)
+		return true;
+	if (time_before(jiffies, until))
+		return false;
+	if (cmpxchg(&p->excluded_until, until, 0) == until) {
+		ndp_path_sb_reset(p);
+		NDP_INC_STATS(net, NDP_MIB_PATHREADMITTED);
+		ndp_nl_path_event(net, p, NDP_CMD_PATH_CHANGED);
+	}
+	return true;
+}
+
+/* Start a new round: shuffle the usable paths of the peer (RCU held). */
+static void ndp_path_new_round(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_path *p;
+	u8 n = 0, i;
+
+	list_for_each_entry_rcu(p, &nn->paths, node) {
+		if (n == NDP_PATHS_PER_DST)
+			break;
+		if (ndp_path_applies(p, &nsk->flow) &&
+		    ndp_path_usable(sock_net(sk), p))
+			nsk->mp_round[n++] = p->id;
+	}
+	for (i = n; i > 1; i--) {
+		u8 j = get_random_u32_below(i);
+
+		swap(nsk->mp_round[i - 1], nsk->mp_round[j]);
+	}
+	nsk->mp_len = n;
+	nsk->mp_pos = 0;
+}
+
+/**
+ * ndp_path_pick() - the path for the next DATA packet of a connection
+ * @sk: the sender, locked.
+ * @avoid: path id the packet took last time (a retransmission), else 0.
+ *
+ * Return: a path id, or 0 for the plain route (no usable path applies).
+ * @avoid is returned only when it is the only usable path.
+ */
+u8 ndp_path_pick(struct sock *sk, u8 avoid)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u8 *r = nsk->mp_round;
+	u8 id = 0;
+
+	if (list_empty(&nn->paths)) {
+		nsk->mp_len = 0;
+		return 0;
+	}
+	rcu_read_lock();
+	if (nsk->mp_pos >= nsk->mp_len)
+		ndp_path_new_round(sk);
+	if (!nsk->mp_len)
+		goto out;
+	if (r[nsk->mp_pos] == avoid && nsk->mp_len > 1) {
+		/* Take the next entry; @avoid keeps its turn if any is left. */
+		if (nsk->mp_pos + 1 < nsk->mp_len) {
+			swap(r[nsk->mp_pos], r[nsk->mp_pos + 1]);
+		} else {
+			ndp_path_new_round(sk);
+			if (r[0] == avoid && nsk->mp_len > 1)
+				swap(r[0], r[1]);
+		}
+	}
+	if (nsk->mp_len)
+		id = r[nsk->mp_pos++];
+out:
+	rcu_read_unlock();
+	return id;
+}
+
+/* Count a DATA packet sent on path @id (0: none). */
+void ndp_path_sent(struct net *net, u8 id, bool rtx)
+{
+	struct ndp_path *p;
+
+	if (!id)
+		return;
+	rcu_read_lock();
+	p = ndp_path_find_rcu(ndp_pernet(net), id);
+	if (p) {
+		atomic_inc(&p->tx);
+		if (rtx)
+			atomic_inc(&p->rtx);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * ndp_path_steer() - addresses and mark of a packet sent on a path
+ * @net: namespace.
+ * @id: path id (not 0).
+ * @fl: the connection's flow.
+ * @out: @fl with the path's via addresses applied.
+ * @mark: in: the socket's mark; out: the path's fwmark if it has one.
+ *
+ * Return: false when the path is gone (or of another family): the
+ * caller sends on the plain route.
+ */
+bool ndp_path_steer(struct net *net, u8 id, const struct ndp_flow *fl,
+		    struct ndp_flow *out, u32 *mark)
+{
+	struct ndp_path *p;
+	bool ok = false;
+
+	rcu_read_lock();
+	p = ndp_path_find_rcu(ndp_pernet(net), id);
+	if (p && p->family == fl->family) {
+		*out = *fl;
+		if (!ipv6_addr_any(&p->via_dst))
+			out->raddr = p->via_dst;
+		if (!ipv6_addr_any(&p->via_src))
+			out->laddr = p->via_src;
+		if (p->fwmark)
+			*mark = p->fwmark;
+		ok = true;
+	}
+	rcu_read_unlock();
+	return ok;
+}
+
+/* Halve @v @shift times; concurrent increments make the cmpxchg retry. */
+static void ndp_path_halve(atomic_t *v, unsigned int shift)
+{
+	int old = atomic_read(v);
+
+	while (!atomic_try_cmpxchg(v, &old, (int)((u32)old >> shift)))
+		;
+}
+
+static void ndp_path_decay(struct ndp_net *nn, struct ndp_path *p)
+{
+	unsigned long stamp = READ_ONCE(p->decay_stamp);
+	u32 ms = READ_ONCE(nn->sb_decay_ms);
+	unsigned long now = jiffies;
+	unsigned long period, n;
+	unsigned int shift;
+
+	if (!ms)
+		return;
+	period = max(msecs_to_jiffies(ms), 1UL);
+	if (time_before(now, stamp + period))
+		return;
+	if (cmpxchg(&p->decay_stamp, stamp, now) != stamp)
+		return;		/* another CPU does it */
+	n = (now - stamp) / period;
+	shift = min_t(unsigned long, n, 31);
+	ndp_path_halve(&p->acks, shift);
+	ndp_path_halve(&p->nacks, shift);
+	ndp_path_halve(&p->rtos, shift);
+	ndp_path_halve(&p->rts, shift);
+}
+
+/* Feedback weight and its bad part, see the top of the file. */
+static u64 ndp_path_score(const struct ndp_path *p, u64 *bad)
+{
+	*bad = (u64)(u32)atomic_read(&p->nacks) +
+	       3ULL * (u32)atomic_read(&p->rts) +
+	       (u32)atomic_read(&p->rtos);
+	return *bad + (u32)atomic_read(&p->acks);
+}
+
+/* Bad ratio in 1/NDP_SB_ONE; 0 without feedback. */
+static u32 ndp_path_ratio(const struct ndp_path *p, u64 *weight)
+{
+	u64 bad;
+
+	*weight = ndp_path_score(p, &bad);
+	if (!*weight)
+		return 0;
+	return div64_u64(bad * NDP_SB_ONE, *weight);
+}
+
+/* After bad news on @p: exclude it if it is an outlier.  RCU held. */
+static void ndp_path_judge(struct net *net, struct ndp_path *p,
+			   const struct ndp_flow *fl)
+{
+	struct ndp_net *nn = ndp_pernet(net);
+	u32 mean_pct = READ_ONCE(nn->sb_nack_mean_pct);
+	u32 abs_pct = READ_ONCE(nn->sb_nack_abs_pct);
+	u32 n = 0, others = 0, ratio;
+	bool excluded = false;
+	struct ndp_path *q;
+	u64 weight, sum = 0;
+
+	if (!ndp_path_usable(net, p))
+		return;
+	ratio = ndp_path_ratio(p, &weight);
+	if (weight < READ_ONCE(nn->sb_min_samples) ||
+	    ratio <= abs_pct * (NDP_SB_ONE / 100))
+		return;
+
+	spin_lock_bh(&nn->sb_lock);
+	if (ndp_path_is_excluded(p))
+		goto unlock;
+	list_for_each_entry_rcu(q, &nn->paths, node) {
+		u32 r;
+		u64 w;
+
+		if (!ndp_path_applies(q, fl))
+			continue;
+		if (q != p) {
+			if (ndp_path_is_excluded(q))
+				continue;
+			others++;
+		}
+		r = ndp_path_ratio(q, &w);
+		if (w) {
+			sum += r;
+			n++;
+		}
+	}
+	/* Never the last usable path; @p itself has weight, so n >= 1. */
+	if (!others || !n)
+		goto unlock;
+	if ((u64)ratio * 100 * n <= (u64)mean_pct * sum)
+		goto unlock;
+	WRITE_ONCE(p->excluded_until,
+		   (jiffies + msecs_to_jiffies(READ_ONCE(nn->sb_exclude_ms))) | 1);
+	atomic_inc(&p->exclusions);
+	excluded = true;
+unlock:
+	spin_unlock_bh(&nn->sb_lock);
+	if (excluded) {
+		NDP_INC_STATS(net, NDP_MIB_PATHEXCLUDED);
+		ndp_nl_path_event(net, p, NDP_CMD_PATH_CHANGED);
+	}
+}
+
+/**
+ * ndp_path_feedback() - tell the scoreboard of path @id about a packet
+ * @sk: the sender of the packet.
+ * @id: path the packet took (echoed by the peer, or remembered); an id
+ *	that is 0, unknown or does not apply to the peer is ignored.
+ * @fb: what happened to it.
+ */
+void ndp_path_feedback(struct sock *sk, u8 id, enum ndp_path_fb fb)
+{
+	const struct ndp_flow *fl = &ndp_sk(sk)->flow;
+	struct net *net = sock_net(sk);
+	struct ndp_path *p;
+
+	if (!id)
+		return;
+	rcu_read_lock();
+	p = ndp_path_find_rcu(ndp_pernet(net), id);
+	if (!p || !ndp_path_applies(p, fl))
+		goto out;
+	ndp_path_decay(ndp_pernet(net), p);
+	switch (fb) {
+	case NDP_PATH_FB_ACK:
+		atomic_inc(&p->acks);
+		goto out;
+	case NDP_PATH_FB_NACK:
+		atomic_inc(&p->nacks);
+		break;
+	case NDP_PATH_FB_RTS:
+		atomic_inc(&p->rts);
+		break;
+	case NDP_PATH_FB_RTO:
+		atomic_inc(&p->rtos);
+		break;
+	}
+	ndp_path_judge(net, p, fl);
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * Whether recent feedback on path @id is mostly ACKs (more than half of
+ * its weight): a header that bounced there met a passing burst, not a
+ * congested path (return to sender, input.c).
+ */
+bool ndp_path_mostly_acks(struct sock *sk, u8 id)
+{
+	struct ndp_path *p;
+	bool good = false;
+	u64 weight, bad;
+
+	if (!id)
+		return false;
+	rcu_read_lock();
+	p = ndp_path_find_rcu(ndp_pernet(sock_net(sk)), id);
+	if (p && ndp_path_applies(p, &ndp_sk(sk)->flow)) {
+		weight = ndp_path_score(p, &bad);
+		good = weight && (weight - bad) * 2 > weight;
+	}
+	rcu_read_unlock();
+	return good;
+}

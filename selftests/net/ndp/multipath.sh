@@ -1,0 +1,228 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Multipath: a sender and a receiver joined through four spine
+# namespaces, each forwarding towards the receiver through sch_ndp with
+# an emulated rate.  The receiver has one address per spine (10.0.K.2,
+# fd00:K::2, reachable only through spine K); four paths (ndpctl path add
+# ... via 10.0.K.2) spread the sender's DATA packets over the spines.
+#
+#   no paths        everything takes the plain route (spine 1), path 0;
+#   four paths      DATA spread over the spines within 15 %, IPv4 and IPv6;
+#   degraded spine  spine 3's rate cut to a tenth mid-transfer: its path is
+#                   excluded by the scoreboard, the transfer completes
+#                   intact, a lost packet is resent on another path
+#                   (never on the same one while others are usable);
+#                   goodput against the three remaining spines is
+#                   reported (diagnostic only: no timing assertions);
+#   recovered       spine 3 restored, after net.ndp.sb_exclude_ms its path
+#                   is re-admitted and carries packets again.
+#
+#   NDP_MP_RATE      per-spine rate in mbit/s (default 25)
+#   NDP_MP_SIZE      bytes per transfer (default 8M)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+rate=${NDP_MP_RATE:-25}
+size=${NDP_MP_SIZE:-8M}
+NDP_MTU=1500	# many packets per path: the SYN window is noise
+
+[ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "multipath is NDP-only"
+xfer_setup
+ndp_lib_require_cmd tc ndpctl sysctl
+ndp_lib_load_modules sch_ndp
+
+# --- topology -------------------------------------------------------------
+# tx: sK 10.1.K.1 -- spine K: 10.1.K.254 (lK), 10.0.K.254 (tr, sch_ndp)
+#     -- rx: rK 10.0.K.2.  Replies from rx go back through spine 1.
+topo()
+{
+	local k sp
+	ndp_lib_ns_new ns_tx ns_rx ns_sp1 ns_sp2 ns_sp3 ns_sp4 || return 1
+	for ns in "$ns_tx" "$ns_rx" "$ns_sp1" "$ns_sp2" "$ns_sp3" "$ns_sp4"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+			net.ipv4.conf.default.rp_filter=0 || return 1
+	done
+	for k in 1 2 3 4; do
+		sp=ns_sp$k
+		sp=${!sp}
+		ip netns exec "$sp" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv6.conf.all.forwarding=1 || return 1
+		ndp_lib_link "$ns_tx" "s$k" "$sp" l || return 1
+		ndp_lib_link "$sp" tr "$ns_rx" "r$k" || return 1
+		ip -n "$ns_tx" addr add "10.1.$k.1/24" dev "s$k"
+		ip -n "$ns_tx" addr add "fd01:$k::1/64" dev "s$k" nodad
+		ip -n "$sp" addr add "10.1.$k.254/24" dev l
+		ip -n "$sp" addr add "fd01:$k::fe/64" dev l nodad
+		ip -n "$sp" addr add "10.0.$k.254/24" dev tr
+		ip -n "$sp" addr add "fd00:$k::fe/64" dev tr nodad
+		ip -n "$ns_rx" addr add "10.0.$k.2/24" dev "r$k"
+		ip -n "$ns_rx" addr add "fd00:$k::2/64" dev "r$k" nodad
+		ip -n "$ns_tx" route add "10.0.$k.0/24" via "10.1.$k.254"
+		ip -n "$ns_tx" -6 route add "fd00:$k::/64" via "fd01:$k::fe"
+		# returned-to-sender headers go back the way they came
+		ip -n "$sp" route add 10.1.0.0/16 via "10.1.$k.1"
+		ip -n "$sp" -6 route add fd01::/16 via "fd01:$k::1"
+		ip netns exec "$sp" tc qdisc add dev tr root ndp limit 8 \
+			rate "${rate}mbit" || return 1
+	done
+	ip -n "$ns_rx" route add 10.1.0.0/16 via 10.0.1.254
+	ip -n "$ns_rx" -6 route add fd01::/16 via fd00:1::fe
+	# The receiver's pulls pace the sum of the spines, not one veth.
+	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=$((4 * rate))
+}
+topo || ndp_lib_skip_all "cannot build the topology (sch_ndp with rate?)"
+ndp_lib_plan 17
+
+TX() { ip netns exec "$ns_tx" "$@"; }
+
+# spine_pkts K: packets sch_ndp on spine K has sent towards the receiver.
+spine_pkts()
+{
+	local sp=ns_sp$1
+	ip netns exec "${!sp}" tc -s -j qdisc show dev tr |
+		grep -o '"packets":[0-9]*' | head -n 1 | cut -d: -f2
+}
+
+spines_snap()
+{
+	echo "$(spine_pkts 1) $(spine_pkts 2) $(spine_pkts 3) $(spine_pkts 4)"
+}
+
+# path_field ID FIELD: a field of "ndpctl path show id ID" at the sender.
+path_field()
+{
+	TX ndpctl path show id "$1" |
+		awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }'
+}
+
+paths_tx()
+{
+	echo "$(path_field 1 tx) $(path_field 2 tx) $(path_field 3 tx) $(path_field 4 tx)"
+}
+
+# spread_ok BEFORE AFTER: the four per-path deltas differ from their mean
+# by at most 15 %.
+spread_ok()
+{
+	awk -v b="$1" -v a="$2" 'BEGIN {
+		split(b, x, " "); split(a, y, " ")
+		for (i = 1; i <= 4; i++) { d[i] = y[i] - x[i]; s += d[i] }
+		m = s / 4
+		printf "per path:"
+		for (i = 1; i <= 4; i++) printf " %d", d[i]
+		if (m <= 0) { print " (nothing sent)"; exit 1 }
+		for (i = 1; i <= 4; i++) {
+			dev = (d[i] - m) / m; if (dev < 0) dev = -dev
+			if (dev > w) w = dev
+		}
+		printf ", largest deviation from the mean %.1f %%\n", w * 100
+		exit w > 0.15 }'
+}
+
+# --- no paths: the plain route ------------------------------------------------
+s0=$(spines_snap)
+ndp_lib_check "no paths: v4 transfer intact" xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 2M 0
+s1=$(spines_snap)
+only_spine1()
+{
+	awk -v b="$s0" -v a="$s1" 'BEGIN { split(b, x, " "); split(a, y, " ")
+		printf "per spine:"; for (i = 1; i <= 4; i++) printf " %d", y[i] - x[i]; print ""
+		exit !(y[1] - x[1] > 1000 && y[2] == x[2] && y[3] == x[3] && y[4] == x[4]) }'
+}
+ndp_lib_check "no paths: every packet on the plain route (spine 1)" only_spine1
+
+# --- four paths ---------------------------------------------------------------
+ndp_lib_check "add four v4 and four v6 paths" bash -c "
+	for k in 1 2 3 4; do
+		ip netns exec $ns_tx ndpctl path add id \$k dst 10.0.0.0/16 via 10.0.\$k.2 || exit 1
+		ip netns exec $ns_tx ndpctl path add id \$((k + 10)) dst fd00::/16 via fd00:\$k::2 || exit 1
+	done"
+TX ndpctl path show | sed 's/^/# /'
+
+st0=$(xfer_stats "$ns_tx" "$ns_rx")
+s0=$(spines_snap)
+p0=$(paths_tx)
+ndp_lib_check "four paths: v4 transfer intact" xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 "$size" 0
+s1=$(spines_snap)
+p1=$(paths_tx)
+ndp_lib_check "four paths: v4 DATA spread within 15 % over the spines" spread_ok "$s0" "$s1"
+ndp_lib_check "four paths: per-path tx counts spread within 15 %" spread_ok "$p0" "$p1"
+
+v6_tx()
+{
+	echo "$(path_field 11 tx) $(path_field 12 tx) $(path_field 13 tx) $(path_field 14 tx)"
+}
+s2=$(spines_snap)
+q0=$(v6_tx)
+ndp_lib_check "four paths: v6 transfer intact" xfer_run "$ns_tx" "$ns_rx" fd00:1::2 6 "$size" 0
+s3=$(spines_snap)
+q1=$(v6_tx)
+ndp_lib_check "four paths: v6 DATA spread within 15 % over the spines" spread_ok "$s2" "$s3"
+ndp_lib_info "v6 per-path tx: $(spread_ok "$q0" "$q1")"
+st1=$(xfer_stats "$ns_tx" "$ns_rx")
+
+# --- one spine degraded mid-transfer --------------------------------------------
+big=$(( $(xfer_bytes "$size") * 2 ))
+excl0=$(ndp_lib_stat "$ns_tx" PathExcluded)
+readm0=$(ndp_lib_stat "$ns_tx" PathReadmitted)
+tx3_0=$(path_field 3 tx)
+st2=$(xfer_stats "$ns_tx" "$ns_rx")
+port=$(xfer_next_port)
+t0=$(date +%s%N)
+XFER_PORT=$port xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 "$big" 0 1 600 \
+	>"$XFER_TMP/degraded.out" 2>&1 &
+xpid=$!
+# Degrade once path 3 has carried a fair share of packets.
+for _ in $(seq 600); do
+	[ $(( $(path_field 3 tx) - tx3_0 )) -ge 500 ] && break
+	kill -0 $xpid 2>/dev/null || break
+	sleep 0.05
+done
+ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "$((rate * 100))kbit"
+td=$(date +%s%N)
+tx3_d=$(path_field 3 tx)
+excluded_seen=0
+for _ in $(seq 1200); do
+	if [ "$(ndp_lib_stat "$ns_tx" PathExcluded)" -gt "$excl0" ]; then
+		excluded_seen=1
+		te=$(date +%s%N)
+		tx3_e=$(path_field 3 tx)
+		TX ndpctl path show id 3 >"$XFER_TMP/path3"
+		break
+	fi
+	kill -0 $xpid 2>/dev/null || break
+	sleep 0.05
+done
+wait $xpid
+xrc=$?
+t1=$(date +%s%N)
+st3=$(xfer_stats "$ns_tx" "$ns_rx")
+sed 's/^/# /' "$XFER_TMP/degraded.out"
+ndp_lib_check "degraded: transfer of $big bytes intact" test $xrc -eq 0
+ndp_lib_check "degraded: PathExcluded moved" test $excluded_seen -eq 1
+ndp_lib_check "degraded: ndpctl showed path 3 excluded" \
+	grep -q '^id 3 .* state excluded .*exclusions [1-9]' "$XFER_TMP/path3"
+if [ $excluded_seen = 1 ]; then
+	ndp_lib_info "path 3 excluded $(( (te - td) / 1000000 )) ms and $((tx3_e - tx3_d)) of its packets after the rate cut"
+fi
+ndp_lib_info "goodput $(( big * 8 / ((t1 - t0) / 1000) )) mbit/s, $(( big * 8 * 100 / ((t1 - t0) / 1000) / (3 * rate) )) % of the three remaining spines (${rate} mbit/s each)"
+ndp_lib_info "sender: RtxNack $(xfer_delta "$st2" "$st3" "$ns_tx" RtxNack) RtxTimeout $(xfer_delta "$st2" "$st3" "$ns_tx" RtxTimeout) InRts $(xfer_delta "$st2" "$st3" "$ns_tx" InRts) RtsResent $(xfer_delta "$st2" "$st3" "$ns_tx" RtsResent) RtsResentPath $(xfer_delta "$st2" "$st3" "$ns_tx" RtsResentPath) RtsWaitPull $(xfer_delta "$st2" "$st3" "$ns_tx" RtsWaitPull)"
+TX ndpctl path show | sed 's/^/# /'
+
+# Retransmissions took another path than the lost transmission, never the
+# same one (four paths configured, at most one excluded).
+xfer_expect_moved "retransmissions went to another path" "$st1" "$st3" "$ns_tx" RtxOtherPath
+xfer_expect_delta "no retransmission on the path that lost it" "$st0" "$st3" "$ns_tx" 0 RtxSamePath
+
+# --- recovery -------------------------------------------------------------------
+ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "${rate}mbit"
+sleep "$(awk -v ms="$(TX sysctl -n net.ndp.sb_exclude_ms)" 'BEGIN { print ms / 1000 + 0.2 }')"
+tx3_r=$(path_field 3 tx)
+ndp_lib_check "recovered: v4 transfer intact" xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 2M 0
+ndp_lib_check "recovered: path 3 re-admitted (PathReadmitted moved since the cut)" \
+	test "$(ndp_lib_stat "$ns_tx" PathReadmitted)" -gt "$readm0"
+ndp_lib_check "recovered: path 3 carries packets again" \
+	test "$(path_field 3 tx)" -gt "$tx3_r"
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
