@@ -18,13 +18,14 @@
 #   recovered       spine 3 restored, after net.ndp.sb_exclude_ms its path
 #                   is re-admitted and carries packets again.
 #
-#   NDP_MP_RATE      per-spine rate in mbit/s (default 25)
-#   NDP_MP_SIZE      bytes per transfer (default 8M)
+#   NDP_MP_RATE      per-spine rate in mbit/s (default 4: low enough that the
+#                    spines, not the emulated guest, are the bottleneck)
+#   NDP_MP_SIZE      bytes per transfer (default 4M; the degraded one: 2x)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
-rate=${NDP_MP_RATE:-25}
-size=${NDP_MP_SIZE:-8M}
+rate=${NDP_MP_RATE:-4}
+size=${NDP_MP_SIZE:-4M}
 NDP_MTU=1500	# many packets per path: the SYN window is noise
 
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "multipath is NDP-only"
@@ -33,7 +34,7 @@ ndp_lib_require_cmd tc ndpctl sysctl
 ndp_lib_load_modules sch_ndp
 
 # --- topology -------------------------------------------------------------
-# tx: sK 10.1.K.1 -- spine K: 10.1.K.254 (lK), 10.0.K.254 (tr, sch_ndp)
+# tx: sK 10.1.K.1 -- spine K: 10.1.K.254 (lk), 10.0.K.254 (tr, sch_ndp)
 #     -- rx: rK 10.0.K.2.  Replies from rx go back through spine 1.
 topo()
 {
@@ -48,12 +49,12 @@ topo()
 		sp=${!sp}
 		ip netns exec "$sp" sysctl -qw net.ipv4.ip_forward=1 \
 			net.ipv6.conf.all.forwarding=1 || return 1
-		ndp_lib_link "$ns_tx" "s$k" "$sp" l || return 1
+		ndp_lib_link "$ns_tx" "s$k" "$sp" lk || return 1
 		ndp_lib_link "$sp" tr "$ns_rx" "r$k" || return 1
 		ip -n "$ns_tx" addr add "10.1.$k.1/24" dev "s$k"
 		ip -n "$ns_tx" addr add "fd01:$k::1/64" dev "s$k" nodad
-		ip -n "$sp" addr add "10.1.$k.254/24" dev l
-		ip -n "$sp" addr add "fd01:$k::fe/64" dev l nodad
+		ip -n "$sp" addr add "10.1.$k.254/24" dev lk
+		ip -n "$sp" addr add "fd01:$k::fe/64" dev lk nodad
 		ip -n "$sp" addr add "10.0.$k.254/24" dev tr
 		ip -n "$sp" addr add "fd00:$k::fe/64" dev tr nodad
 		ip -n "$ns_rx" addr add "10.0.$k.2/24" dev "r$k"
@@ -69,7 +70,10 @@ topo()
 	ip -n "$ns_rx" route add 10.1.0.0/16 via 10.0.1.254
 	ip -n "$ns_rx" -6 route add fd01::/16 via fd00:1::fe
 	# The receiver's pulls pace the sum of the spines, not one veth.
-	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=$((4 * rate))
+	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=$((4 * rate)) || return 1
+	# The guest runs about ten times slower than real time (TCG): stretch
+	# the scoreboard's memory so that sb_min_samples of feedback fit in it.
+	ip netns exec "$ns_tx" sysctl -qw net.ndp.sb_decay_ms=500
 }
 topo || ndp_lib_skip_all "cannot build the topology (sch_ndp with rate?)"
 ndp_lib_plan 17
@@ -143,7 +147,10 @@ TX ndpctl path show | sed 's/^/# /'
 st0=$(xfer_stats "$ns_tx" "$ns_rx")
 s0=$(spines_snap)
 p0=$(paths_tx)
+t0=$(date +%s%N)
 ndp_lib_check "four paths: v4 transfer intact" xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 "$size" 0
+t1=$(date +%s%N)
+ndp_lib_info "four paths: goodput $(( $(xfer_bytes "$size") * 8 / ((t1 - t0) / 1000) )) mbit/s (spines: 4 x $rate mbit/s)"
 s1=$(spines_snap)
 p1=$(paths_tx)
 ndp_lib_check "four paths: v4 DATA spread within 15 % over the spines" spread_ok "$s0" "$s1"
@@ -184,11 +191,11 @@ td=$(date +%s%N)
 tx3_d=$(path_field 3 tx)
 excluded_seen=0
 for _ in $(seq 1200); do
-	if [ "$(ndp_lib_stat "$ns_tx" PathExcluded)" -gt "$excl0" ]; then
+	TX ndpctl path show id 3 >"$XFER_TMP/path3"
+	if grep -q ' state excluded ' "$XFER_TMP/path3"; then
 		excluded_seen=1
 		te=$(date +%s%N)
 		tx3_e=$(path_field 3 tx)
-		TX ndpctl path show id 3 >"$XFER_TMP/path3"
 		break
 	fi
 	kill -0 $xpid 2>/dev/null || break
@@ -200,13 +207,14 @@ t1=$(date +%s%N)
 st3=$(xfer_stats "$ns_tx" "$ns_rx")
 sed 's/^/# /' "$XFER_TMP/degraded.out"
 ndp_lib_check "degraded: transfer of $big bytes intact" test $xrc -eq 0
-ndp_lib_check "degraded: PathExcluded moved" test $excluded_seen -eq 1
 ndp_lib_check "degraded: ndpctl showed path 3 excluded" \
 	grep -q '^id 3 .* state excluded .*exclusions [1-9]' "$XFER_TMP/path3"
+ndp_lib_check "degraded: PathExcluded moved" \
+	test "$(ndp_lib_stat "$ns_tx" PathExcluded)" -gt "$excl0"
 if [ $excluded_seen = 1 ]; then
 	ndp_lib_info "path 3 excluded $(( (te - td) / 1000000 )) ms and $((tx3_e - tx3_d)) of its packets after the rate cut"
 fi
-ndp_lib_info "goodput $(( big * 8 / ((t1 - t0) / 1000) )) mbit/s, $(( big * 8 * 100 / ((t1 - t0) / 1000) / (3 * rate) )) % of the three remaining spines (${rate} mbit/s each)"
+ndp_lib_info "degraded: goodput $(( big * 8 / ((t1 - t0) / 1000) )) mbit/s, $(( big * 8 * 100 / ((t1 - t0) / 1000) / (3 * rate) )) % of the three remaining spines (${rate} mbit/s each)"
 ndp_lib_info "sender: RtxNack $(xfer_delta "$st2" "$st3" "$ns_tx" RtxNack) RtxTimeout $(xfer_delta "$st2" "$st3" "$ns_tx" RtxTimeout) InRts $(xfer_delta "$st2" "$st3" "$ns_tx" InRts) RtsResent $(xfer_delta "$st2" "$st3" "$ns_tx" RtsResent) RtsResentPath $(xfer_delta "$st2" "$st3" "$ns_tx" RtsResentPath) RtsWaitPull $(xfer_delta "$st2" "$st3" "$ns_tx" RtsWaitPull)"
 TX ndpctl path show | sed 's/^/# /'
 
