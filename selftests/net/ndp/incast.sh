@@ -31,7 +31,12 @@ if xfer_is_ndp && [ -n "$rate" ]; then
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps="$rate"
 	ndp_lib_info "receiver: net.ndp.link_rate_mbps=$rate"
 fi
-ndp_lib_plan 8
+# The counter checks need the premise of a 32:1 incast (a pull gap longer
+# than the minimum RTO); smaller fan-ins (the debug kernel's run) check
+# delivery only and print the counters.
+full=0
+[ "$fanin" -ge 32 ] && full=1
+ndp_lib_plan $((6 + 2 * full))
 
 hosts=()
 for i in $(seq 1 $fanin); do
@@ -82,23 +87,21 @@ ndp_lib_check "$fanin:1 incast of 300K, 3 rounds, persistent, intact" \
 # pull): almost every retransmission must be one a NACK asked for.
 rto_share()
 {
-	local i var data=0 rto=0 nack=0 rtos=0 wait=0 probes=0
-
-	for i in $(seq 1 $fanin); do
-		var=ns_h$i
-		data=$((data + $(xfer_delta "$s0" "$s1" "${!var}" OutData)))
-		rto=$((rto + $(xfer_delta "$s0" "$s1" "${!var}" RtxTimeout)))
-		nack=$((nack + $(xfer_delta "$s0" "$s1" "${!var}" RtxNack)))
-		rtos=$((rtos + $(xfer_delta "$s0" "$s1" "${!var}" Rtos)))
-		wait=$((wait + $(xfer_delta "$s0" "$s1" "${!var}" RtoWaitPull)))
-		probes=$((probes + $(xfer_delta "$s0" "$s1" "${!var}" RtoProbes)))
-	done
-	echo "senders: OutData $data RtxNack $nack RtxTimeout $rto Rtos $rtos" \
-		"RtoWaitPull $wait RtoProbes $probes"
-	[ "$data" -gt 0 ] && [ $((rto * 100)) -lt $((data * 5)) ]
+	awk -v rx="$ns_rx" '
+	$1 == rx { next }
+	FNR == NR { b[$2] += $3; next }
+	{ a[$2] += $3 }
+	END {
+		d = a["OutData"] - b["OutData"]; t = a["RtxTimeout"] - b["RtxTimeout"]
+		printf "senders: OutData %d RtxNack %d RtxTimeout %d Rtos %d", d,
+			a["RtxNack"] - b["RtxNack"], t, a["Rtos"] - b["Rtos"]
+		printf " RtoWaitPull %d RtoProbes %d\n",
+			a["RtoWaitPull"] - b["RtoWaitPull"], a["RtoProbes"] - b["RtoProbes"]
+		exit !(d > 0 && t * 100 < d * 5)
+	}' <(printf '%s\n' "$s0") <(printf '%s\n' "$s1")
 }
 
-# New connections: seven ndp_xfer transfers of 1M at once.
+# New connections: one ndp_xfer transfer of 1M from every host at once.
 newconns()
 {
 	local i var pids=() rc=0 p
@@ -122,7 +125,9 @@ ndp_lib_check "one bulk flow of 32M, intact" \
 	xfer_run "$ns_h1" "$ns_rx" 10.0.100.1 4 32M 0 1 400
 s1=$(xfer_stats "${allns[@]}")
 ip netns exec "$ns_sw" tc -s qdisc show dev tr | sed 's/^/# /'
-if xfer_is_ndp; then
+if [ $full = 0 ]; then
+	xfer_is_ndp && ndp_lib_info "$(rto_share)"
+elif xfer_is_ndp; then
 	xfer_expect_moved "ndp: the port trimmed and the receiver NACKed" \
 		"$s0" "$s1" "$ns_rx" OutNacks
 	ndp_lib_info "$(rto_share)"
