@@ -130,6 +130,27 @@ static void ndp_rcv_owed(struct ndp_sock *nsk, u32 psn)
 		nsk->pulls_owed++;
 }
 
+/*
+ * How far apart the peer's pulls come while we wait for them: a moving
+ * average (7/8 old, 1/8 new) of the gaps that started with something left
+ * to send, kept times 8 in jiffies.  The RTO waits a few of these gaps
+ * before presuming a pull lost (timer.c).
+ */
+static void ndp_pull_gap_sample(struct ndp_sock *nsk)
+{
+	unsigned long now = jiffies;
+
+	if (nsk->pull_waiting) {
+		u32 gap8 = min_t(unsigned long, now - nsk->pull_at,
+				 NDP_PULL_GAP_MAX) * 8;
+
+		nsk->pull_gap8 = nsk->pull_gap8 ?
+				 nsk->pull_gap8 - nsk->pull_gap8 / 8 + gap8 / 8 :
+				 gap8;
+	}
+	nsk->pull_at = now;
+}
+
 static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -140,8 +161,11 @@ static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 	n = ctr - nsk->pull_seen;
 	nsk->pull_seen = ctr;
 	nsk->pulls_owed -= min(n, nsk->pulls_owed);
+	ndp_pull_gap_sample(nsk);
 	nsk->credit = min_t(u32, nsk->credit + n, 1024);
 	ndp_send_credit(sk, xmitq);
+	nsk->pull_waiting = !nsk->credit &&
+			    (nsk->rtx_pending || nsk->send_head);
 }
 
 /*
@@ -418,6 +442,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	nsk->retries = 0;	/* the peer is alive */
+	nsk->heard = jiffies;
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
 		if (flags & NDP_F_RTS) {

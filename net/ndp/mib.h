@@ -33,6 +33,11 @@ enum ndp_mib_field {
 	NDP_MIB_RTXNACK,	/* RtxNack: retransmissions caused by NACK */
 	NDP_MIB_RTXTIMEOUT,	/* RtxTimeout: retransmissions caused by RTO */
 	NDP_MIB_RTOS,		/* Rtos: RTO timer expirations */
+	/* RtoWaitPull: RTO expiries with everything sent reported on and the
+	 * peer heard from within the timeout (nothing sent)
+	 */
+	NDP_MIB_RTOWAITPULL,
+	NDP_MIB_RTOPROBES,	/* RtoProbes: one packet sent, pulls presumed lost */
 	NDP_MIB_INRTS,		/* InRts: returned-to-sender headers received */
 	NDP_MIB_RTSRESENT,	/* RtsResent: resent at once, no pull expected */
 	/* RtsResentPath: resent at once, the path's feedback is mostly ACKs */

@@ -312,6 +312,7 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	flags |= cb->flags;
 	path = ndp_data_path(sk, cb, flags);
 	cb->sent = 1;
+	cb->sent_at = jiffies;
 	nskb = pskb_copy(skb, GFP_ATOMIC);
 	if (!nskb)
 		return;		/* as if lost: the RTO resends it */
@@ -413,8 +414,35 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 	}
 }
 
-/* RTO: resend up to @max sent but unacknowledged packets; returns count. */
-int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max)
+/*
+ * Whether some sent packet has been neither acknowledged nor NACKed; if
+ * so, *@sent_at is when the oldest of them went out.
+ */
+bool ndp_oldest_unreported(struct ndp_sock *nsk, unsigned long *sent_at)
+{
+	struct sk_buff *skb;
+	bool any = false;
+
+	skb_queue_walk(&nsk->sndq, skb) {
+		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		if (skb == nsk->send_head)
+			break;
+		if (!cb->sent || cb->acked || cb->rtx)
+			continue;
+		if (!any || time_before(cb->sent_at, *sent_at))
+			*sent_at = cb->sent_at;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * RTO: resend up to @max packets sent at or before @cutoff and never
+ * reported on; returns the count.  NACKed packets wait for their pulls.
+ */
+int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
+		       unsigned long cutoff)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
@@ -426,15 +454,11 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max)
 
 		if (skb == nsk->send_head || n >= max)
 			break;
-		if (cb->acked)
+		if (!cb->sent || cb->acked || cb->rtx ||
+		    time_after(cb->sent_at, cutoff))
 			continue;
-		if (cb->rtx) {
-			cb->rtx = 0;
-			nsk->rtx_pending--;
-		} else {
-			/* No news of it: a loss on the path it took. */
-			ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
-		}
+		/* No news of it: a loss on the path it took. */
+		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
 		if (skb_queue_is_last(&nsk->sndq, skb) ||
 		    skb_queue_next(&nsk->sndq, skb) == nsk->send_head)
 			flags |= ndp_last_flag(nsk);

@@ -54,6 +54,8 @@ extern unsigned int ndp_ipproto;
 #define NDP_TW_MAX		65536	/* time-wait records per netns */
 #define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
 #define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
+#define NDP_PULL_GAP_MAX	HZ	/* longest pull gap sampled, jiffies */
+#define NDP_PULL_GAPS_WAIT	4	/* pull gaps of silence: a pull is lost */
 #define NDP_PATHS_PER_DST	32	/* paths one connection rotates over */
 /* Room in front of a packet for link, IP and NDP headers. */
 #define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
@@ -200,6 +202,7 @@ struct ndp_flow {
 
 /**
  * struct ndp_skb_cb - per-packet state while a packet is queued by NDP
+ * @sent_at: send queue: jiffies of the last transmission (RTO).
  * @psn: packet sequence number.
  * @offset: receive queue: bytes already read.  Send queue: byte offset of
  *	the packet in the stream (for &ndphdr.prio).
@@ -207,18 +210,19 @@ struct ndp_flow {
  * @pcsum: payload checksum, computed once when the data was copied in.
  * @sent: transmitted at least once.
  * @acked: acknowledged (selectively; freed when it reaches the head).
- * @rtx: NACKed or timed out, waiting to be resent.
+ * @rtx: NACKed (or returned to sender), waiting for a pull to be resent.
  * @path: send queue: path id of the last transmission (0: plain route).
  */
 struct ndp_skb_cb {
-	u32	psn;
-	u32	offset;
-	u16	flags;
-	__sum16	pcsum;
-	u8	sent:1,
-		acked:1,
-		rtx:1;
-	u8	path;
+	unsigned long	sent_at;
+	u32		psn;
+	u32		offset;
+	u16		flags;
+	__sum16		pcsum;
+	u8		sent:1,
+			acked:1,
+			rtx:1;
+	u8		path;
 };
 
 #define NDP_SKB_CB(skb)	((struct ndp_skb_cb *)&((skb)->cb[0]))
@@ -265,6 +269,11 @@ struct ndp_skb_cb {
  * @rto_timer: retransmission timer (holds a socket reference when armed).
  * @rto_us: current timeout, microseconds.
  * @retries: RTO expiries since the peer last spoke.
+ * @heard: jiffies when the peer last sent us a packet.
+ * @pull_at: jiffies of the last pull counter advance.
+ * @pull_gap8: average gap between pulls while waiting for them, jiffies
+ *	times 8 (0: no sample yet).
+ * @pull_waiting: after the last pull, something was left to send.
  * @rcv_nxt: next in-order psn expected.
  * @rcv_high: one past the highest psn seen (data or header).
  * @rcv_isn_known: the peer's first psn is known (set at creation).
@@ -321,6 +330,10 @@ struct ndp_sock {
 	struct timer_list	rto_timer;
 	u32			rto_us;
 	u32			retries;
+	unsigned long		heard;
+	unsigned long		pull_at;
+	u32			pull_gap8;
+	bool			pull_waiting;
 
 	u32			rcv_nxt;
 	u32			rcv_high;
@@ -471,8 +484,9 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		    u32 psn, u32 cum);
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq);
-int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq,
-		       u32 max);
+bool ndp_oldest_unreported(struct ndp_sock *nsk, unsigned long *sent_at);
+int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
+		       unsigned long cutoff);
 void ndp_clean_acked(struct sock *sk);
 void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 		    struct sk_buff_head *xmitq);

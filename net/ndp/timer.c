@@ -5,14 +5,29 @@
  * NACKs repair trimmed packets without waiting; the RTO covers what
  * trimming cannot report: lost data, ACKs, NACKs or PULLs (corruption, a
  * full header queue, a failed link).  The timer runs whenever the send
- * queue is not empty.  On expiry the sender resends up to init_window
- * unacknowledged packets without waiting for pulls (or, if everything
- * sent was acknowledged but pulls for the rest never came, pushes up to
- * init_window new packets), and doubles the timeout, from
- * net.ndp.rto_min_us up to net.ndp.rto_max_us.  Acknowledged progress
- * resets the timeout to rto_min_us; any packet from the peer resets the
- * expiry count.  After NDP_RTO_RETRIES expiries in a row without hearing
- * from the peer, the connection fails with ETIMEDOUT.
+ * queue is not empty.  On expiry:
+ *
+ *   - packets sent at least a timeout ago and never reported on (neither
+ *     ACKed nor NACKed) are resent, up to init_window of them, without
+ *     waiting for pulls (the timer only measures from the oldest such
+ *     packet's transmission: a packet just sent on a pull is not late);
+ *   - if every packet sent was reported on, what is left (NACKed packets,
+ *     unsent data) waits for the peer's pulls.  In a large incast a pull
+ *     can be many minimum timeouts away (32 senders at 100 Mbit/s with
+ *     9 KB packets: one pull per sender every 23 ms), so nothing is sent
+ *     while the peer spoke within the last timeout or within
+ *     NDP_PULL_GAPS_WAIT average gaps between its pulls (input.c measures
+ *     them), at most rto_max_us: the timer is only re-armed.  After that
+ *     much silence the pulls are presumed lost and one packet goes out as
+ *     a probe (its arrival makes the peer pull again).  Resending the
+ *     NACKed packets instead would push them, unscheduled, into the very
+ *     queue that trimmed them.
+ *
+ * Each real expiry doubles the timeout, from net.ndp.rto_min_us up to
+ * net.ndp.rto_max_us.  Acknowledged progress resets the timeout to
+ * rto_min_us; any packet from the peer resets the expiry count.  After
+ * NDP_RTO_RETRIES expiries in a row without hearing from the peer, the
+ * connection fails with ETIMEDOUT.
  *
  * The timer is a timer_list (softirq) holding a socket reference while
  * pending (sk_reset_timer() / sk_stop_timer()).
@@ -30,6 +45,7 @@ static void ndp_rto_fire(struct timer_list *t)
 	struct ndp_sock *nsk = from_timer(nsk, t, rto_timer);
 	struct sock *sk = (struct sock *)nsk;
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	unsigned long rto, oldest;
 	struct sk_buff_head xmitq;
 	int n;
 
@@ -39,18 +55,40 @@ static void ndp_rto_fire(struct timer_list *t)
 		goto out;
 	if (timer_pending(&nsk->rto_timer))
 		goto out;	/* re-armed meanwhile */
+	rto = max(usecs_to_jiffies(nsk->rto_us), 1UL);
+	if (ndp_oldest_unreported(nsk, &oldest)) {
+		if (time_before(jiffies, oldest + rto)) {
+			/* All in flight went out less than a timeout ago. */
+			sk_reset_timer(sk, &nsk->rto_timer, oldest + rto);
+			goto out;
+		}
+	} else {
+		/* Everything was reported on: the peer owes us pulls. */
+		unsigned long wait = nsk->pull_gap8 / 8 * NDP_PULL_GAPS_WAIT;
+
+		wait = clamp(wait, rto,
+			     max(usecs_to_jiffies(READ_ONCE(nn->rto_max_us)),
+				 rto));
+		if (time_before(jiffies, nsk->heard + wait)) {
+			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOWAITPULL);
+			sk_reset_timer(sk, &nsk->rto_timer, nsk->heard + wait);
+			goto out;
+		}
+	}
 	if (++nsk->retries > NDP_RTO_RETRIES) {
 		ndp_set_error(sk, ETIMEDOUT, &xmitq);
 		goto out;
 	}
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
-	n = ndp_resend_unacked(sk, &xmitq, READ_ONCE(nn->init_window));
+	n = ndp_resend_unacked(sk, &xmitq, READ_ONCE(nn->init_window),
+			       jiffies - rto);
 	if (n) {
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_RTXTIMEOUT, n);
-	} else if (nsk->send_head) {
-		/* Pulls were lost: push again. */
-		nsk->idle = true;
-		ndp_push(sk, &xmitq);
+	} else {
+		/* Pulls were lost: probe with one packet. */
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOPROBES);
+		nsk->credit = 1;
+		ndp_send_credit(sk, &xmitq);
 	}
 	nsk->rto_us = min(nsk->rto_us * 2, READ_ONCE(nn->rto_max_us));
 	ndp_rto_arm(sk);
@@ -65,6 +103,7 @@ void ndp_timer_init(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	timer_setup(&nsk->rto_timer, ndp_rto_fire, 0);
+	nsk->heard = jiffies;
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
 }
 

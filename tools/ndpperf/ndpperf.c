@@ -318,6 +318,18 @@ static int64_t perf_recv_payload(int fd, uint64_t seq, char dir, uint64_t len)
 
 /* ---- server --------------------------------------------------------------- */
 
+/* strerror(), except that a receive timeout says what it means. */
+static const char *perf_strerror(int err)
+{
+	static char msg[64];
+
+	if (err != EAGAIN && err != EWOULDBLOCK)
+		return strerror(err);
+	snprintf(msg, sizeof(msg), "nothing received for %d s (stalled?)",
+		 opt.timeout_s);
+	return msg;
+}
+
 static void *perf_serve(void *arg)
 {
 	int fd = (intptr_t)arg, cur_prio = 0;
@@ -331,7 +343,7 @@ static void *perf_serve(void *arg)
 			break;		/* clean end of connection */
 		if (r < 0) {
 			fprintf(stderr, "ndpperf: server: reading a request: %s\n",
-				strerror(-r));
+				perf_strerror(-r));
 			break;
 		}
 		if (q.magic != PERF_REQ_MAGIC) {
@@ -346,7 +358,7 @@ static void *perf_serve(void *arg)
 		r = perf_recv_payload(fd, q.seq, 'q', q.req_len);
 		if (r < 0) {
 			fprintf(stderr, "ndpperf: server: reading request %llu: %s\n",
-				(unsigned long long)q.seq, strerror(-r));
+				(unsigned long long)q.seq, perf_strerror(-r));
 			break;
 		}
 		if (r > 0)
@@ -408,11 +420,11 @@ static void perf_exchange(int fd, uint64_t seq, uint64_t req, uint64_t resp)
 
 	r = perf_send_msg(fd, &q, sizeof(q), seq, 'q', req);
 	if (r)
-		fail("sending request %llu: %s", (unsigned long long)seq, strerror(-r));
+		fail("sending request %llu: %s", (unsigned long long)seq, perf_strerror(-r));
 	r = perf_read_all(fd, &a, sizeof(a));
 	if (r)
 		fail("reading response %llu header: %s", (unsigned long long)seq,
-		     r == 1 ? "connection closed" : strerror(-r));
+		     r == 1 ? "connection closed" : perf_strerror(-r));
 	if (a.magic != PERF_RESP_MAGIC || a.seq != seq)
 		fail("response %llu: bad header (magic %#x seq %llu)",
 		     (unsigned long long)seq, a.magic, (unsigned long long)a.seq);
@@ -421,7 +433,7 @@ static void perf_exchange(int fd, uint64_t seq, uint64_t req, uint64_t resp)
 		     (unsigned long long)seq, a.status - 1);
 	r = perf_recv_payload(fd, seq, 'r', resp);
 	if (r < 0)
-		fail("reading response %llu: %s", (unsigned long long)seq, strerror(-r));
+		fail("reading response %llu: %s", (unsigned long long)seq, perf_strerror(-r));
 	if (r > 0)
 		fail("response %llu corrupt at byte %lld", (unsigned long long)seq,
 		     (long long)r - 1);
@@ -507,7 +519,7 @@ static uint64_t perf_incast_round(struct perf_flow *flows, int n, uint64_t req,
 		r = perf_send_msg(flows[i].fd, &q, sizeof(q), q.seq, 'q', req);
 		if (r)
 			fail("incast request %llu: %s", (unsigned long long)q.seq,
-			     strerror(-r));
+			     perf_strerror(-r));
 	}
 	while (left) {
 		uint64_t now = now_ns();
@@ -567,7 +579,13 @@ static double perf_pct(const double *s, size_t n, double p)
 	return s[i ? i - 1 : 0];
 }
 
-static void perf_report(const char *what, double *s, size_t n, double goodput)
+/*
+ * Print the summary of @n samples (microseconds).  @goodput in Mbit/s, or
+ * 0 to derive it from @sample_bits (payload bits one sample moves) over
+ * the median sample, or 0 with @sample_bits 0 for none.
+ */
+static void perf_report(const char *what, double *s, size_t n, double goodput,
+			double sample_bits)
 {
 	double sum = 0;
 	size_t i;
@@ -584,6 +602,8 @@ static void perf_report(const char *what, double *s, size_t n, double goodput)
 	for (i = 0; i < n; i++)
 		sum += s[i];
 	qsort(s, n, sizeof(*s), perf_cmp);
+	if (!goodput && sample_bits > 0 && perf_pct(s, n, 50) > 0)
+		goodput = sample_bits / perf_pct(s, n, 50);	/* bit/us = Mbit/s */
 	printf("%s %s: n %zu min %.1f p50 %.1f p90 %.1f p99 %.1f max %.1f mean %.1f us",
 	       what, opt.ndp ? "ndp" : "tcp", n, s[0], perf_pct(s, n, 50),
 	       perf_pct(s, n, 90), perf_pct(s, n, 99), s[n - 1], sum / n);
@@ -651,7 +671,7 @@ static int perf_client(void)
 			s[n++] = (now_ns() - t) / 1e3;
 		}
 		close(fd);
-		perf_report("rr", s, n, 0);
+		perf_report("rr", s, n, 0, 0);
 		break;
 	case PERF_CRR:
 		for (i = 0; i < opt.warmup; i++) {
@@ -668,7 +688,7 @@ static int perf_client(void)
 			close(fd);
 			s[n++] = (now_ns() - t) / 1e3;
 		}
-		perf_report("crr", s, n, 0);
+		perf_report("crr", s, n, 0, 0);
 		break;
 	case PERF_BULK: {
 		struct perf_bulk *b = calloc(opt.flows, sizeof(*b));
@@ -699,7 +719,7 @@ static int perf_client(void)
 		}
 		/* goodput of the last round: all flows' bytes over the makespan */
 		perf_report("bulk", s, n, opt.flows * (opt.req + opt.resp) * 8.0 /
-			    ((last - first) / 1e9) / 1e6);
+			    ((last - first) / 1e9) / 1e6, 0);
 		free(b);
 		break;
 	}
@@ -719,7 +739,7 @@ static int perf_client(void)
 		for (f = 0; f < opt.flows; f++)
 			close(flows[f].fd);
 		/* goodput: response bytes of a round over its median time */
-		perf_report("incast", s, n, 0);
+		perf_report("incast", s, n, 0, opt.flows * opt.resp * 8.0);
 		free(flows);
 		break;
 	}

@@ -1,0 +1,141 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Incast and bulk through a small, rate-emulated switch port: the load of
+# the benchmarks (Documentation/networking/ndp-bench.rst), as a
+# correctness test.  32 senders answer the receiver at once through one
+# sch_ndp port with an 8-packet data queue, over persistent connections
+# and in rounds (the pull queue goes idle and busy again on every round),
+# then the same with new connections, then one bulk flow.  Every byte must
+# arrive intact and every transfer must finish: a stalled connection
+# fails here (its deadline is generous, this is not a timing test).
+#
+#   NDP_TEST_PROTO=tcp   the same load over TCP through the same port
+#   NDP_INCAST_QDISC     switch port options (default "limit 8 rate 100mbit")
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+qopts=${NDP_INCAST_QDISC:-limit 8 rate 100mbit}
+fanin=${NDP_INCAST_FANIN:-32}
+
+xfer_setup
+ndp_lib_require_cmd tc ndpperf
+ndp_lib_load_modules sch_ndp
+ndp_lib_topo_switch $fanin || ndp_lib_skip_all "cannot build the topology"
+if ! err=$(ip netns exec "$ns_sw" tc qdisc add dev tr root ndp $qopts 2>&1); then
+	ndp_lib_skip_all "tc qdisc add dev tr root ndp $qopts: ${err:-rejected}"
+fi
+ndp_lib_info "switch port tr: ndp $qopts"
+rate=$(printf '%s\n' "$qopts" | sed -n 's/.*rate \([0-9]*\)mbit.*/\1/p')
+if xfer_is_ndp && [ -n "$rate" ]; then
+	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps="$rate"
+	ndp_lib_info "receiver: net.ndp.link_rate_mbps=$rate"
+fi
+# The counter checks need the premise of a 32:1 incast (a pull gap longer
+# than the minimum RTO); smaller fan-ins (the debug kernel's run) check
+# delivery only and print the counters.
+full=0
+[ "$fanin" -ge 32 ] && full=1
+ndp_lib_plan $((6 + 2 * full))
+
+hosts=()
+for i in $(seq 1 $fanin); do
+	hosts+=("10.0.$i.1")
+done
+hostlist=$(IFS=,; echo "${hosts[*]}")
+port=$(xfer_next_port)
+for i in $(seq 1 $fanin); do
+	var=ns_h$i
+	ip netns exec "${!var}" ndpperf -s -p "$XFER_PROTO" -P "$port" \
+		>>"$XFER_TMP/server.log" 2>&1 &
+	ndp_lib_at_exit "kill $! 2>/dev/null"
+done
+sleep 1
+
+# perf NAME ARGS...: one ndpperf client in the receiver's namespace; it
+# verifies every response's bytes and exits non-zero on any error.
+perf()
+{
+	local rc
+
+	timeout -k 5 400 ip netns exec "$ns_rx" ndpperf -p "$XFER_PROTO" \
+		-P "$port" -q "$@" >"$XFER_TMP/perf.out" 2>"$XFER_TMP/perf.err"
+	rc=$?
+	grep '^RESULT' "$XFER_TMP/perf.out"
+	[ $rc = 0 ] && return 0
+	echo "ndpperf exit $rc"
+	tail -n 5 "$XFER_TMP/perf.err"
+	return 1
+}
+
+allns=("$ns_rx")
+for i in $(seq 1 $fanin); do
+	var=ns_h$i
+	allns+=("${!var}")
+done
+s0=$(xfer_stats "${allns[@]}")
+ndp_lib_check "$fanin:1 incast of 100K, 5 rounds, persistent, intact" \
+	perf -c "$hostlist" -m incast -N $fanin -R 100K -n 5 -w 1 -T 300
+ndp_lib_check "$fanin:1 incast of 1M, 3 rounds, persistent, intact" \
+	perf -c "$hostlist" -m incast -N $fanin -R 1M -n 3 -w 0 -T 300
+ndp_lib_check "$fanin:1 incast of 300K, 3 rounds, persistent, intact" \
+	perf -c "$hostlist" -m incast -N $fanin -R 300K -n 3 -w 0 -T 300
+
+# The senders' counters summed: in a 32:1 incast a sender waits for its
+# pulls longer than the minimum RTO (one pull per sender every 23 ms), and
+# the RTO must not resend what was NACKed (nor what was sent just now on a
+# pull): almost every retransmission must be one a NACK asked for.
+rto_share()
+{
+	awk -v rx="$ns_rx" '
+	$1 == rx { next }
+	FNR == NR { b[$2] += $3; next }
+	{ a[$2] += $3 }
+	END {
+		d = a["OutData"] - b["OutData"]; t = a["RtxTimeout"] - b["RtxTimeout"]
+		printf "senders: OutData %d RtxNack %d RtxTimeout %d Rtos %d", d,
+			a["RtxNack"] - b["RtxNack"], t, a["Rtos"] - b["Rtos"]
+		printf " RtoWaitPull %d RtoProbes %d\n",
+			a["RtoWaitPull"] - b["RtoWaitPull"], a["RtoProbes"] - b["RtoProbes"]
+		exit !(d > 0 && t * 100 < d * 5)
+	}' <(printf '%s\n' "$s0") <(printf '%s\n' "$s1")
+}
+
+# New connections: one ndp_xfer transfer of 1M from every host at once.
+newconns()
+{
+	local i var pids=() rc=0 p
+
+	for i in $(seq 1 $fanin); do
+		var=ns_h$i
+		p=$(xfer_next_port)
+		XFER_PORT=$p xfer_run "${!var}" "$ns_rx" 10.0.100.1 4 1M 0 1 300 \
+			>"$XFER_TMP/nc.$i" 2>&1 &
+		pids+=($!)
+	done
+	i=0
+	for p in "${pids[@]}"; do
+		i=$((i + 1))
+		wait "$p" || { rc=1; sed "s/^/h$i: /" "$XFER_TMP/nc.$i"; }
+	done
+	return $rc
+}
+ndp_lib_check "$fanin new connections of 1M into one port at once, intact" newconns
+ndp_lib_check "one bulk flow of 32M, intact" \
+	xfer_run "$ns_h1" "$ns_rx" 10.0.100.1 4 32M 0 1 400
+s1=$(xfer_stats "${allns[@]}")
+ip netns exec "$ns_sw" tc -s qdisc show dev tr | sed 's/^/# /'
+if [ $full = 0 ]; then
+	xfer_is_ndp && ndp_lib_info "$(rto_share)"
+elif xfer_is_ndp; then
+	xfer_expect_moved "ndp: the port trimmed and the receiver NACKed" \
+		"$s0" "$s1" "$ns_rx" OutNacks
+	ndp_lib_info "$(rto_share)"
+	ndp_lib_check "ndp: timeouts resent under 5% of the data (NACKed packets wait for pulls)" \
+		rto_share
+else
+	ndp_lib_skip "ndp: the port trimmed and the receiver NACKed" "counters are NDP-only"
+	ndp_lib_skip "ndp: timeouts resent under 5% of the data" "counters are NDP-only"
+fi
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
