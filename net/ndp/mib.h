@@ -63,6 +63,8 @@ enum ndp_mib_field {
 	NDP_MIB_RTXOTHERPATH,
 	/* RtxSamePath: retransmissions on the same path (the only usable) */
 	NDP_MIB_RTXSAMEPATH,
+	/* MemDrops: DATA refused (NACKed), net.ndp.mem_max_kb reached */
+	NDP_MIB_MEMDROPS,
 	NDP_MIB_MAX
 };
 

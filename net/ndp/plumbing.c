@@ -158,6 +158,7 @@ static int __net_init ndp_net_init(struct net *net)
 
 	nn->net = net;
 	atomic_set(&nn->embryonic, 0);
+	atomic_long_set(&nn->rmem, 0);
 	ndp_hash_net_init(nn);
 	ndp_tw_net_init(nn);
 	ndp_pull_net_init(nn);

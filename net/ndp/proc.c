@@ -50,6 +50,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_PATHREADMITTED] = "PathReadmitted",
 	[NDP_MIB_RTXOTHERPATH]	= "RtxOtherPath",
 	[NDP_MIB_RTXSAMEPATH]	= "RtxSamePath",
+	[NDP_MIB_MEMDROPS]	= "MemDrops",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

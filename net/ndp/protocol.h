@@ -72,6 +72,9 @@ extern unsigned int ndp_ipproto;
  * @time_wait_ms: lifetime of time-wait state at both ends.
  * @max_embryonic: connections created by first windows and not yet
  *	accepted, per namespace.
+ * @mem_max_kb: bound on @rmem in KiB (net.ndp.mem_max_kb); 0 = none.
+ * @rmem: bytes (truesize) of DATA held in the receive and out-of-order
+ *	queues of all sockets of the namespace.
  * @mib: per-cpu event counters.
  * @net: back pointer.
  * @embryonic: connections created by first windows, not yet accepted.
@@ -112,7 +115,9 @@ struct ndp_net {
 	u32			pull_pacing_pct;
 	u32			time_wait_ms;
 	u32			max_embryonic;
+	u32			mem_max_kb;
 	struct ndp_mib __percpu	*mib;
+	atomic_long_t		rmem;
 
 	struct net		*net;
 	atomic_t		embryonic;

@@ -18,6 +18,7 @@ link_rate_mbps 0 0 1000000
 pull_pacing_pct 99 1 100
 time_wait_ms 1000 0 600000
 max_embryonic 1024 1 1048576
+mem_max_kb 0 0 1073741824
 sb_min_samples 100 1 1000000
 sb_nack_mean_pct 125 100 1000
 sb_nack_abs_pct 30 1 100
