@@ -158,6 +158,7 @@ s1=$(spines_snap)
 p1=$(paths_tx)
 ndp_lib_check "four paths: v4 DATA spread within 15 % over the spines" spread_ok "$s0" "$s1"
 ndp_lib_check "four paths: per-path tx counts spread within 15 %" spread_ok "$p0" "$p1"
+ndp_lib_info "v4 spines: $(spread_ok "$s0" "$s1"); paths: $(spread_ok "$p0" "$p1")"
 
 v6_tx()
 {
@@ -169,7 +170,7 @@ ndp_lib_check "four paths: v6 transfer intact" xfer_run "$ns_tx" "$ns_rx" fd00:1
 s3=$(spines_snap)
 q1=$(v6_tx)
 ndp_lib_check "four paths: v6 DATA spread within 15 % over the spines" spread_ok "$s2" "$s3"
-ndp_lib_info "v6 per-path tx: $(spread_ok "$q0" "$q1")"
+ndp_lib_info "v6 spines: $(spread_ok "$s2" "$s3"); paths: $(spread_ok "$q0" "$q1")"
 st1=$(xfer_stats "$ns_tx" "$ns_rx")
 
 # --- one spine degraded mid-transfer --------------------------------------------
