@@ -338,7 +338,13 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	if (trimmed) {
 		if (psn == nsk->rcv_nxt)
 			WRITE_ONCE(nsk->hole_nacked, true);
-		pull = ndp_pull_enqueue(sk, true, &ctr);
+		/* Its pull brings this packet back: its size is known. */
+		pull = ndp_pull_enqueue(sk, true,
+					ntohs(nh->paylen) + NDP_HDR_LEN +
+					(sk->sk_family == AF_INET ?
+					 sizeof(struct iphdr) :
+					 sizeof(struct ipv6hdr)),
+					&ctr);
 		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, pull, ctr, xmitq);
 		goto drop;
 	}
@@ -362,7 +368,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		pull = false;
 		ndp_pull_trim(sk, ndp_missing(nsk));
 	} else {
-		pull = ndp_pull_enqueue(sk, true, &ctr);
+		pull = ndp_pull_enqueue(sk, true, 0, &ctr);
 	}
 	ndp_send_ctrl(sk, NDP_PKT_ACK, psn, pull, ctr, xmitq);
 	sk->sk_data_ready(sk);

@@ -268,6 +268,7 @@ struct ndp_skb_cb {
  * @pq_linked: on @pq_node.
  * @pq_blocked: pulls held back because the receive buffer is full.
  * @pull_pending: pulls owed to the peer, not yet sent.
+ * @pull_bytes: sum of the packet sizes @pull_pending are expected to bring.
  * @pull_ctr: pulls sent so far (&ndphdr.pull).
  */
 struct ndp_sock {
@@ -324,6 +325,7 @@ struct ndp_sock {
 	bool			pq_linked;
 	bool			pq_blocked;
 	u32			pull_pending;
+	u64			pull_bytes;
 	u32			pull_ctr;
 };
 
@@ -457,7 +459,8 @@ void ndp_purge_sndq(struct sock *sk);
 int ndp_pull_net_init(struct ndp_net *nn);
 void ndp_pull_net_exit(struct ndp_net *nn);
 struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex);
-bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 *pull_ctr);
+bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
+		      u32 *pull_ctr);
 void ndp_pull_trim(struct sock *sk, u32 keep);
 void ndp_pull_detach(struct sock *sk);
 void ndp_pull_unblock(struct sock *sk);
