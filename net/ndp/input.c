@@ -404,6 +404,8 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	}
 	nsk->retries = 0;	/* the peer is alive */
 	nsk->heard = jiffies;
+	if (hdr.type != NDP_PKT_RST)
+		nsk->ever_heard = true;
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
 		if (flags & NDP_F_RTS) {
@@ -437,7 +439,11 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	case NDP_PKT_RST:
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
-		ndp_set_error(sk, nsk->ever_acked ? ECONNRESET : ECONNREFUSED,
+		/* Refused only if the peer never spoke before: a passive
+		 * socket (created by the peer's data) is always reset.
+		 */
+		ndp_set_error(sk, nsk->ever_acked || nsk->ever_heard ?
+				  ECONNRESET : ECONNREFUSED,
 			      &xmitq);
 		break;
 	}

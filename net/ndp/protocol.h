@@ -259,6 +259,7 @@ struct ndp_skb_cb {
  * @ooo: out-of-order packets, sorted by psn.
  * @fin_rcvd: the peer's FIN was delivered in order.
  * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
+ * @ever_heard: the peer sent us something other than an RST (idem).
  * @hole_nacked: we NACKed @rcv_nxt (it will come back when pulled).
  * @rcv_tsize: truesize of the last data packet accepted (memory estimate
  *	for the next one).
@@ -316,6 +317,7 @@ struct ndp_sock {
 	struct sk_buff_head	ooo;
 	bool			fin_rcvd;
 	bool			ever_acked;
+	bool			ever_heard;
 	bool			hole_nacked;
 	u32			rcv_tsize;
 
