@@ -16,6 +16,12 @@
         accept N connections and check each one's 20 KB (from "client")
     ndp_life.py [-p ndp|tcp] client HOST PORT ID
         send 20 KB of pattern ID and close (for backlog)
+    ndp_life.py [-p ndp|tcp] serve HOST PORT
+        answer each 8-byte request (a length) with that many bytes
+    ndp_life.py [-p ndp|tcp] prio HOST PORT SIZE
+        two connections to HOST: the first (SO_PRIORITY 0) asks for SIZE
+        bytes, and once a quarter of them is in, the second (SO_PRIORITY
+        6) asks for SIZE too; prints which response completed first
 
 Every command prints one line "ok ..." or "FAIL ..." and exits 0 or 1.
 """
@@ -197,6 +203,72 @@ def cmd_client(proto, host, port, ident):
     ok("client %d sent 20480 bytes" % ident)
 
 
+def cmd_serve(proto, host, port):
+    ls = listen(proto, host, port, 16)
+    print("listening", flush=True)
+    while True:
+        c, _ = ls.accept()
+        if os.fork() == 0:
+            ls.close()
+            try:
+                while True:
+                    req = c.recv(8, socket.MSG_WAITALL)
+                    if len(req) != 8:
+                        break
+                    n = struct.unpack("!Q", req)[0]
+                    c.sendall(pattern(5, n))
+            except OSError:
+                pass
+            os._exit(0)
+        c.close()
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            pass
+
+
+def cmd_prio(proto, host, port, size):
+    import select
+    conns = []
+    for prio in (0, 6):
+        s = new_socket(proto, host)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
+        s.settimeout(120)
+        s.connect((host, port))
+        conns.append(s)
+    want = pattern(5, size)
+    got = [bytearray(), bytearray()]
+    conns[0].sendall(struct.pack("!Q", size))
+    while len(got[0]) < size // 4:      # the low-priority flow is well on
+        b = conns[0].recv(65536)
+        if not b:
+            fail("connection 0 closed early")
+        got[0] += b
+    conns[1].sendall(struct.pack("!Q", size))
+    order = []
+    end = time.monotonic() + 120
+    while len(order) < 2:
+        if time.monotonic() > end:
+            fail("responses incomplete after 120 s: %d and %d of %d bytes" %
+                 (len(got[0]), len(got[1]), size))
+        busy = [s for i, s in enumerate(conns) if i not in order]
+        ready, _, _ = select.select(busy, [], [], 1)
+        for s in ready:
+            i = conns.index(s)
+            b = s.recv(65536)
+            if not b:
+                fail("connection %d closed early" % i)
+            got[i] += b
+            if len(got[i]) >= size:
+                order.append(i)
+    for i in (0, 1):
+        if bytes(got[i]) != want:
+            fail("response %d corrupt or long (%d bytes)" % (i, len(got[i])))
+    print("first: %s" % ("high" if order[0] == 1 else "low"), flush=True)
+    sys.exit(0)
+
+
 def main():
     args = sys.argv[1:]
     proto = "ndp"
@@ -219,6 +291,10 @@ def main():
         cmd_backlog(proto, host, port, int(rest[0]), rest[1])
     elif cmd == "client" and len(rest) == 1:
         cmd_client(proto, host, port, int(rest[0]))
+    elif cmd == "serve" and not rest:
+        cmd_serve(proto, host, port)
+    elif cmd == "prio" and len(rest) == 1:
+        cmd_prio(proto, host, port, int(rest[0]))
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
