@@ -403,7 +403,8 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	nsk->retries = 0;	/* the peer is alive */
-	nsk->heard = jiffies;
+	if (hdr.type != NDP_PKT_DATA && hdr.type != NDP_PKT_RST)
+		nsk->heard = jiffies;	/* feedback on what we send */
 	if (hdr.type != NDP_PKT_RST)
 		nsk->ever_heard = true;
 	switch (hdr.type) {

@@ -248,7 +248,8 @@ struct ndp_skb_cb {
  * @rto_timer: retransmission timer (holds a socket reference when armed).
  * @rto_us: current timeout, microseconds.
  * @retries: RTO expiries since the peer last spoke.
- * @heard: jiffies when the peer last sent us a packet.
+ * @heard: jiffies of the peer's last ACK, NACK or PULL (its own data
+ *	does not count: it says nothing about the pulls it owes us).
  * @pull_at: jiffies of the last pull counter advance.
  * @pull_gap8: average gap between pulls while waiting for them, jiffies
  *	times 8 (0: no sample yet).
