@@ -83,17 +83,15 @@ def connect(proto, host, port):
     return s
 
 
-def cmd_sink(proto, host, port):
-    ls = listen(proto, host, port, 64)
-    print("listening", flush=True)
+def serve_forever(ls, handle):
+    """Accept connections forever; each is handled by handle(conn) in a
+    child process (any socket error ends it), zombies are reaped."""
     while True:
         c, _ = ls.accept()
-        pid = os.fork()
-        if pid == 0:
+        if os.fork() == 0:
             ls.close()
             try:
-                while c.recv(65536):
-                    pass
+                handle(c)
             except OSError:
                 pass
             os._exit(0)
@@ -103,6 +101,16 @@ def cmd_sink(proto, host, port):
                 pass
         except ChildProcessError:
             pass
+
+
+def cmd_sink(proto, host, port):
+    ls = listen(proto, host, port, 64)
+    print("listening", flush=True)
+
+    def drain(c):
+        while c.recv(65536):
+            pass
+    serve_forever(ls, drain)
 
 
 def cmd_timedout(proto, host, port, d):
@@ -206,26 +214,14 @@ def cmd_client(proto, host, port, ident):
 def cmd_serve(proto, host, port):
     ls = listen(proto, host, port, 16)
     print("listening", flush=True)
-    while True:
-        c, _ = ls.accept()
-        if os.fork() == 0:
-            ls.close()
-            try:
-                while True:
-                    req = c.recv(8, socket.MSG_WAITALL)
-                    if len(req) != 8:
-                        break
-                    n = struct.unpack("!Q", req)[0]
-                    c.sendall(pattern(5, n))
-            except OSError:
-                pass
-            os._exit(0)
-        c.close()
-        try:
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
-        except ChildProcessError:
-            pass
+
+    def answer(c):
+        while True:
+            req = c.recv(8, socket.MSG_WAITALL)
+            if len(req) != 8:
+                break
+            c.sendall(pattern(5, struct.unpack("!Q", req)[0]))
+    serve_forever(ls, answer)
 
 
 def cmd_prio(proto, host, port, size):
