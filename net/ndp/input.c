@@ -416,7 +416,13 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	if (trimmed) {
 		if (psn == nsk->rcv_nxt)
 			WRITE_ONCE(nsk->hole_nacked, true);
-		pull = ndp_pull_enqueue(sk, true, &ctr);
+		/* Its pull brings this packet back: its size is known. */
+		pull = ndp_pull_enqueue(sk, true,
+					ntohs(nh->paylen) + NDP_HDR_LEN +
+					(sk->sk_family == AF_INET ?
+					 sizeof(struct iphdr) :
+					 sizeof(struct ipv6hdr)),
+					&ctr);
 		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, nh->path, pull, ctr,
 			      xmitq);
 		goto drop;
@@ -441,7 +447,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		pull = false;
 		ndp_pull_trim(sk, ndp_missing(nsk));
 	} else {
-		pull = ndp_pull_enqueue(sk, true, &ctr);
+		pull = ndp_pull_enqueue(sk, true, 0, &ctr);
 	}
 	ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, pull, ctr, xmitq);
 	sk->sk_data_ready(sk);
@@ -476,7 +482,10 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	nsk->retries = 0;	/* the peer is alive */
-	nsk->heard = jiffies;
+	if (hdr.type != NDP_PKT_DATA && hdr.type != NDP_PKT_RST)
+		nsk->heard = jiffies;	/* feedback on what we send */
+	if (hdr.type != NDP_PKT_RST)
+		nsk->ever_heard = true;
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
 		if (flags & NDP_F_RTS) {
@@ -514,7 +523,11 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	case NDP_PKT_RST:
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
-		ndp_set_error(sk, nsk->ever_acked ? ECONNRESET : ECONNREFUSED,
+		/* Refused only if the peer never spoke before: a passive
+		 * socket (created by the peer's data) is always reset.
+		 */
+		ndp_set_error(sk, nsk->ever_acked || nsk->ever_heard ?
+				  ECONNRESET : ECONNREFUSED,
 			      &xmitq);
 		break;
 	}

@@ -274,7 +274,8 @@ struct ndp_skb_cb {
  * @rto_timer: retransmission timer (holds a socket reference when armed).
  * @rto_us: current timeout, microseconds.
  * @retries: RTO expiries since the peer last spoke.
- * @heard: jiffies when the peer last sent us a packet.
+ * @heard: jiffies of the peer's last ACK, NACK or PULL (its own data
+ *	does not count: it says nothing about the pulls it owes us).
  * @pull_at: jiffies of the last pull counter advance.
  * @pull_gap8: average gap between pulls while waiting for them, jiffies
  *	times 8 (0: no sample yet).
@@ -285,6 +286,7 @@ struct ndp_skb_cb {
  * @ooo: out-of-order packets, sorted by psn.
  * @fin_rcvd: the peer's FIN was delivered in order.
  * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
+ * @ever_heard: the peer sent us something other than an RST (idem).
  * @hole_nacked: we NACKed @rcv_nxt (it will come back when pulled).
  * @rcv_tsize: truesize of the last data packet accepted (memory estimate
  *	for the next one).
@@ -294,6 +296,7 @@ struct ndp_skb_cb {
  * @pq_linked: on @pq_node.
  * @pq_blocked: pulls held back because the receive buffer is full.
  * @pull_pending: pulls owed to the peer, not yet sent.
+ * @pull_bytes: sum of the packet sizes @pull_pending are expected to bring.
  * @pull_ctr: pulls sent so far (&ndphdr.pull).
  */
 struct ndp_sock {
@@ -346,6 +349,7 @@ struct ndp_sock {
 	struct sk_buff_head	ooo;
 	bool			fin_rcvd;
 	bool			ever_acked;
+	bool			ever_heard;
 	bool			hole_nacked;
 	u32			rcv_tsize;
 
@@ -355,6 +359,7 @@ struct ndp_sock {
 	bool			pq_linked;
 	bool			pq_blocked;
 	u32			pull_pending;
+	u64			pull_bytes;
 	u32			pull_ctr;
 };
 
@@ -519,7 +524,8 @@ bool ndp_path_mostly_acks(struct sock *sk, u8 id);
 int ndp_pull_net_init(struct ndp_net *nn);
 void ndp_pull_net_exit(struct ndp_net *nn);
 struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex);
-bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 *pull_ctr);
+bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
+		      u32 *pull_ctr);
 void ndp_pull_trim(struct sock *sk, u32 keep);
 void ndp_pull_detach(struct sock *sk);
 void ndp_pull_unblock(struct sock *sk);

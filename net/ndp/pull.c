@@ -8,7 +8,14 @@
  * here and leave one at a time, spaced so that the data they elicit
  * arrives at the link rate:
  *
- *	interval = (MTU + Ethernet header) * 8 / (rate * pull_pacing_pct / 100)
+ *	interval = (size + Ethernet header) * 8 / (rate * pull_pacing_pct / 100)
+ *
+ * where size is what the pull is expected to bring: the device MTU, except
+ * for the pull a trimmed header asks for, which brings back that packet,
+ * whose length the header tells (&ndphdr.paylen).  A socket's owed pulls
+ * are charged the average of their expected sizes, so the pulls for the
+ * short tails of small messages do not leave the link idle for a whole
+ * MTU's worth of time each.
  *
  * rate is net.ndp.link_rate_mbps if set, else the device's ethtool speed
  * (read from a work item under RTNL, as it cannot be read in softirq),
@@ -43,12 +50,18 @@
 #define NDP_DEFAULT_RATE_MBPS	10000
 #define NDP_PULL_PENDING_MAX	65536
 
-static u64 ndp_pullq_interval(struct ndp_pullq *pq)
+/* Time the packet a pull brings takes on the link; @bytes 0: an MTU. */
+static u64 ndp_pullq_interval(struct ndp_pullq *pq, u32 bytes)
 {
 	struct ndp_net *nn = pq->nn;
 	u64 rate = READ_ONCE(nn->link_rate_mbps);
-	u64 bits = ((u64)READ_ONCE(pq->mtu) + ETH_HLEN) * 8;
+	u32 mtu = READ_ONCE(pq->mtu);
 	u32 pct = READ_ONCE(nn->pull_pacing_pct);
+	u64 bits;
+
+	if (!bytes || bytes > mtu)
+		bytes = mtu;
+	bits = ((u64)bytes + ETH_HLEN) * 8;
 
 	if (!rate)
 		rate = READ_ONCE(pq->rate_mbps) ?: NDP_DEFAULT_RATE_MBPS;
@@ -147,7 +160,7 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 		struct ndp_sock *nsk;
 		struct sock *sk;
 		u64 interval;
-		u32 ctr;
+		u32 ctr, bytes;
 
 		spin_lock(&pq->lock);
 		if (pq->next_ns > now) {
@@ -170,6 +183,9 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			sock_put(sk);	/* the list's */
 			continue;
 		}
+		/* Charge this pull the average expected size of those owed. */
+		bytes = div_u64(nsk->pull_bytes, nsk->pull_pending);
+		nsk->pull_bytes -= bytes;
 		nsk->pull_pending--;
 		ctr = ++nsk->pull_ctr;
 		if (nsk->pull_pending) {
@@ -183,7 +199,7 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			nsk->pq_linked = false;
 			pq->active--;
 		}
-		interval = ndp_pullq_interval(pq);
+		interval = ndp_pullq_interval(pq, bytes);
 		pq->interval_ns = interval;
 		/* Catch up on missed slots, but never bank more than a burst. */
 		pq->next_ns = max(pq->next_ns + interval,
@@ -239,7 +255,7 @@ struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex)
 	if (dev)
 		new->mtu = READ_ONCE(dev->mtu);
 	rcu_read_unlock();
-	new->interval_ns = ndp_pullq_interval(new);
+	new->interval_ns = ndp_pullq_interval(new, 0);
 
 	spin_lock_bh(&nn->pullq_lock);
 	list_for_each_entry(pq, &nn->pullq_list, node) {
@@ -284,11 +300,13 @@ static void ndp_pull_link(struct ndp_pullq *pq, struct sock *sk)
 }
 
 /*
- * Owe the sender one pull.  With @want_pullack, the pull may instead be
- * issued at once (returns true, *@pull_ctr set): the caller sends it in
- * the ACK or NACK.  Called under the socket lock.
+ * Owe the sender one pull, expected to bring a packet of @bytes (IP
+ * packet; 0 if unknown: an MTU).  With @want_pullack, the pull may
+ * instead be issued at once (returns true, *@pull_ctr set): the caller
+ * sends it in the ACK or NACK.  Called under the socket lock.
  */
-bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 *pull_ctr)
+bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
+		      u32 *pull_ctr)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_pullq *pq = ndp_sk_pullq(sk);
@@ -302,12 +320,16 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 *pull_ctr)
 	if (want_pullack && !pq->active && pq->next_ns <= now &&
 	    !nsk->pull_pending && ndp_rcv_has_room(sk)) {
 		*pull_ctr = ++nsk->pull_ctr;
-		pq->interval_ns = ndp_pullq_interval(pq);
+		pq->interval_ns = ndp_pullq_interval(pq, bytes);
 		pq->next_ns = now + pq->interval_ns;
 		now_ok = true;
 	} else {
-		if (nsk->pull_pending < NDP_PULL_PENDING_MAX)
+		if (nsk->pull_pending < NDP_PULL_PENDING_MAX) {
+			u32 mtu = READ_ONCE(pq->mtu);
+
 			nsk->pull_pending++;
+			nsk->pull_bytes += bytes && bytes < mtu ? bytes : mtu;
+		}
 		ndp_pull_link(pq, sk);
 	}
 	spin_unlock_bh(&pq->lock);
@@ -330,6 +352,8 @@ void ndp_pull_trim(struct sock *sk, u32 keep)
 	if (nsk->pull_pending > keep) {
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_PULLSPURGED,
 			      nsk->pull_pending - keep);
+		nsk->pull_bytes = div_u64(nsk->pull_bytes * keep,
+					  nsk->pull_pending);
 		nsk->pull_pending = keep;
 	}
 	if (!nsk->pull_pending && nsk->pq_linked) {
@@ -354,6 +378,7 @@ void ndp_pull_detach(struct sock *sk)
 		return;
 	spin_lock_bh(&pq->lock);
 	nsk->pull_pending = 0;
+	nsk->pull_bytes = 0;
 	nsk->pq_blocked = false;
 	if (nsk->pq_linked) {
 		list_del(&nsk->pq_node);

@@ -21,8 +21,8 @@
  * After close() the socket lives on as an orphan until its data and FIN
  * are acknowledged; SO_LINGER with a timeout makes close() wait for that.
  *
- * Errors as TCP: ECONNREFUSED when the peer answers RST before anything
- * was acknowledged, ECONNRESET after, ETIMEDOUT when the RTO gives up;
+ * Errors as TCP: ECONNREFUSED when the peer's first word is an RST (it
+ * never acknowledged nor sent anything), ECONNRESET after, ETIMEDOUT when the RTO gives up;
  * they are reported once by the next send/recv (or SO_ERROR), then EPIPE
  * on send (with SIGPIPE unless MSG_NOSIGNAL) and EOF on recv.
  */

@@ -15,13 +15,13 @@
  *     unsent data) waits for the peer's pulls.  In a large incast a pull
  *     can be many minimum timeouts away (32 senders at 100 Mbit/s with
  *     9 KB packets: one pull per sender every 23 ms), so nothing is sent
- *     while the peer spoke within the last timeout or within
- *     NDP_PULL_GAPS_WAIT average gaps between its pulls (input.c measures
- *     them), at most rto_max_us: the timer is only re-armed.  After that
- *     much silence the pulls are presumed lost and one packet goes out as
- *     a probe (its arrival makes the peer pull again).  Resending the
- *     NACKed packets instead would push them, unscheduled, into the very
- *     queue that trimmed them.
+ *     while the peer's last ACK, NACK or PULL came within the last
+ *     timeout or within NDP_PULL_GAPS_WAIT average gaps between its pulls
+ *     (input.c measures them), at most rto_max_us: the timer is only
+ *     re-armed.  After that much silence the pulls are presumed lost and
+ *     one packet goes out as a probe (its arrival makes the peer pull
+ *     again).  Resending the NACKed packets instead would push them,
+ *     unscheduled, into the very queue that trimmed them.
  *
  * Each real expiry doubles the timeout, from net.ndp.rto_min_us up to
  * net.ndp.rto_max_us.  Acknowledged progress resets the timeout to

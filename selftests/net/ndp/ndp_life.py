@@ -1,0 +1,300 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Connection life-cycle probes for lifecycle.sh (Python stdlib only).
+
+    ndp_life.py [-p ndp|tcp] sink HOST PORT
+        accept connections forever, read each to its end, never answer
+    ndp_life.py [-p ndp|tcp] timedout HOST PORT DIR
+        connect, send, touch DIR/ready, wait for DIR/go (the path is then
+        cut), keep sending: expect ETIMEDOUT from send() or recv()
+    ndp_life.py [-p ndp|tcp] linger HOST PORT MODE
+        MODE "graceful": send 64 KB and close: the server must read all of
+        it, then end of stream.  MODE "abort": the same with SO_LINGER
+        {1, 0}: the server must see ECONNRESET, not a clean end.
+    ndp_life.py [-p ndp|tcp] backlog HOST PORT N DIR
+        listen with backlog 1 and accept nothing until DIR/go exists, then
+        accept N connections and check each one's 20 KB (from "client")
+    ndp_life.py [-p ndp|tcp] client HOST PORT ID
+        send 20 KB of pattern ID and close (for backlog)
+    ndp_life.py [-p ndp|tcp] serve HOST PORT
+        answer each 8-byte request (a length) with that many bytes
+    ndp_life.py [-p ndp|tcp] prio HOST PORT SIZE
+        two connections to HOST: the first (SO_PRIORITY 0) asks for SIZE
+        bytes, and once a quarter of them is in, the second (SO_PRIORITY
+        6) asks for SIZE too; prints which response completed first
+
+Every command prints one line "ok ..." or "FAIL ..." and exits 0 or 1.
+"""
+
+import errno
+import os
+import socket
+import struct
+import sys
+import time
+
+SOCK_NDP = 7
+
+
+def fail(msg):
+    print("FAIL " + msg, flush=True)
+    sys.exit(1)
+
+
+def ok(msg):
+    print("ok " + msg, flush=True)
+    sys.exit(0)
+
+
+def family(host):
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
+def new_socket(proto, host):
+    kind = SOCK_NDP if proto == "ndp" else socket.SOCK_STREAM
+    return socket.socket(family(host), kind, 0)
+
+
+def pattern(ident, n):
+    block = bytes((ident * 31 + i) & 0xFF for i in range(251))
+    return (block * (n // len(block) + 1))[:n]
+
+
+def wait_file(path, secs):
+    end = time.monotonic() + secs
+    while not os.path.exists(path):
+        if time.monotonic() > end:
+            fail("timed out waiting for " + path)
+        time.sleep(0.05)
+
+
+def listen(proto, host, port, backlog):
+    s = new_socket(proto, host)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((host, port))
+    s.listen(backlog)
+    return s
+
+
+def connect(proto, host, port):
+    s = new_socket(proto, host)
+    s.settimeout(60)
+    s.connect((host, port))
+    return s
+
+
+def serve_forever(ls, handle):
+    """Accept connections forever; each is handled by handle(conn) in a
+    child process (any socket error ends it), zombies are reaped."""
+    while True:
+        c, _ = ls.accept()
+        if os.fork() == 0:
+            ls.close()
+            try:
+                handle(c)
+            except OSError:
+                pass
+            os._exit(0)
+        c.close()
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            pass
+
+
+def cmd_sink(proto, host, port):
+    ls = listen(proto, host, port, 64)
+    print("listening", flush=True)
+
+    def drain(c):
+        while c.recv(65536):
+            pass
+    serve_forever(ls, drain)
+
+
+def cmd_timedout(proto, host, port, d):
+    s = connect(proto, host, port)
+    s.sendall(pattern(1, 64 * 1024))
+    open(os.path.join(d, "ready"), "w").close()
+    wait_file(os.path.join(d, "go"), 60)
+    s.settimeout(120)
+    start = time.monotonic()
+    buf = pattern(2, 64 * 1024)
+    try:
+        while time.monotonic() - start < 110:
+            s.send(buf)
+    except OSError as e:
+        # socket.timeout is TimeoutError, as is OSError(ETIMEDOUT): only
+        # the kernel's error has an errno.
+        if e.errno is None:
+            fail("send() still blocked after 120 s")
+        if e.errno == errno.ETIMEDOUT:
+            ok("send() failed with ETIMEDOUT after %.1f s" %
+               (time.monotonic() - start))
+        fail("send() failed with %s, not ETIMEDOUT" %
+             errno.errorcode.get(e.errno, e.errno))
+    fail("send() kept succeeding for 110 s over a dead path")
+
+
+def cmd_linger(proto, host, port, mode):
+    ls = listen(proto, host, 0, 1)
+    lport = ls.getsockname()[1]
+    data = pattern(3, 64 * 1024)
+    pid = os.fork()
+    if pid == 0:
+        ls.close()
+        s = connect(proto, host, lport)
+        s.sendall(data)
+        if mode == "abort":
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                         struct.pack("ii", 1, 0))
+        s.close()
+        os._exit(0)
+    ls.settimeout(60)
+    c, _ = ls.accept()
+    os.waitpid(pid, 0)
+    time.sleep(1)               # let the abort (or the end) arrive first
+    c.settimeout(60)
+    got = bytearray()
+    try:
+        while True:
+            b = c.recv(65536)
+            if not b:
+                break
+            got += b
+    except OSError as e:
+        if mode == "abort" and e.errno == errno.ECONNRESET:
+            ok("abortive close: the peer got ECONNRESET after %d bytes" %
+               len(got))
+        fail("recv() failed with %s after %d bytes" %
+             (errno.errorcode.get(e.errno, e.errno), len(got)))
+    if mode == "abort":
+        fail("abortive close ended cleanly after %d bytes" % len(got))
+    if bytes(got) != data:
+        fail("graceful close: %d of %d bytes, %s" %
+             (len(got), len(data),
+              "intact prefix" if data.startswith(bytes(got)) else "corrupt"))
+    ok("graceful close: all %d bytes, then end of stream" % len(got))
+
+
+def cmd_backlog(proto, host, port, n, d):
+    ls = listen(proto, host, port, 1)
+    print("listening", flush=True)
+    wait_file(os.path.join(d, "go"), 120)
+    ls.settimeout(120)
+    seen = set()
+    for _ in range(n):
+        c, _ = ls.accept()
+        c.settimeout(120)
+        got = bytearray()
+        while True:
+            b = c.recv(65536)
+            if not b:
+                break
+            got += b
+        c.close()
+        if len(got) != 20 * 1024:
+            fail("a connection brought %d bytes, not 20480" % len(got))
+        ident = next((i for i in range(1, n + 1)
+                      if bytes(got) == pattern(i, len(got))), None)
+        if ident is None or ident in seen:
+            fail("a connection's bytes match no client (or a duplicate)")
+        seen.add(ident)
+    ok("backlog 1: all %d connections accepted later, bytes intact" % n)
+
+
+def cmd_client(proto, host, port, ident):
+    s = connect(proto, host, port)
+    s.sendall(pattern(ident, 20 * 1024))
+    s.close()
+    ok("client %d sent 20480 bytes" % ident)
+
+
+def cmd_serve(proto, host, port):
+    ls = listen(proto, host, port, 16)
+    print("listening", flush=True)
+
+    def answer(c):
+        while True:
+            req = c.recv(8, socket.MSG_WAITALL)
+            if len(req) != 8:
+                break
+            c.sendall(pattern(5, struct.unpack("!Q", req)[0]))
+    serve_forever(ls, answer)
+
+
+def cmd_prio(proto, host, port, size):
+    import select
+    conns = []
+    for prio in (0, 6):
+        s = new_socket(proto, host)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
+        s.settimeout(120)
+        s.connect((host, port))
+        conns.append(s)
+    want = pattern(5, size)
+    got = [bytearray(), bytearray()]
+    conns[0].sendall(struct.pack("!Q", size))
+    while len(got[0]) < size // 4:      # the low-priority flow is well on
+        b = conns[0].recv(65536)
+        if not b:
+            fail("connection 0 closed early")
+        got[0] += b
+    conns[1].sendall(struct.pack("!Q", size))
+    order = []
+    end = time.monotonic() + 120
+    while len(order) < 2:
+        if time.monotonic() > end:
+            fail("responses incomplete after 120 s: %d and %d of %d bytes" %
+                 (len(got[0]), len(got[1]), size))
+        busy = [s for i, s in enumerate(conns) if i not in order]
+        ready, _, _ = select.select(busy, [], [], 1)
+        for s in ready:
+            i = conns.index(s)
+            b = s.recv(65536)
+            if not b:
+                fail("connection %d closed early" % i)
+            got[i] += b
+            if len(got[i]) >= size:
+                order.append(i)
+    for i in (0, 1):
+        if bytes(got[i]) != want:
+            fail("response %d corrupt or long (%d bytes)" % (i, len(got[i])))
+    print("first: %s" % ("high" if order[0] == 1 else "low"), flush=True)
+    sys.exit(0)
+
+
+def main():
+    args = sys.argv[1:]
+    proto = "ndp"
+    if len(args) >= 2 and args[0] == "-p":
+        proto = args[1]
+        args = args[2:]
+    if proto not in ("ndp", "tcp") or len(args) < 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    cmd, host, port = args[0], args[1], int(args[2])
+    rest = args[3:]
+    if cmd == "sink":
+        cmd_sink(proto, host, port)
+    elif cmd == "timedout" and len(rest) == 1:
+        cmd_timedout(proto, host, port, rest[0])
+    elif cmd == "linger" and len(rest) == 1 and rest[0] in ("graceful",
+                                                             "abort"):
+        cmd_linger(proto, host, port, rest[0])
+    elif cmd == "backlog" and len(rest) == 2:
+        cmd_backlog(proto, host, port, int(rest[0]), rest[1])
+    elif cmd == "client" and len(rest) == 1:
+        cmd_client(proto, host, port, int(rest[0]))
+    elif cmd == "serve" and not rest:
+        cmd_serve(proto, host, port)
+    elif cmd == "prio" and len(rest) == 1:
+        cmd_prio(proto, host, port, int(rest[0]))
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
