@@ -34,6 +34,7 @@ import sys
 import time
 
 SOCK_NDP = 7
+SO_RCVBUFFORCE = 33             # not in Python's socket module
 
 
 def fail(msg):
@@ -230,6 +231,11 @@ def cmd_prio(proto, host, port, size):
     for prio in (0, 6):
         s = new_socket(proto, host)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
+        # Room for the whole response: a full receive buffer takes a
+        # socket off the pull queue whatever its priority, and then the
+        # reader's speed (Python, under TCG, on a busy host) would decide
+        # the order instead of the pull queue.
+        s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 4 * size)
         s.settimeout(120)
         s.connect((host, port))
         conns.append(s)

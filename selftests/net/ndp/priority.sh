@@ -9,7 +9,9 @@
 # (priority 0) asks the sender for 2 MB, and when a quarter has arrived
 # a second connection (priority 6) asks for 2 MB too.  With round robin
 # the first would finish first (it has a 512 KB head start);
-# with priority the second overtakes it.  An ordering, not a timing: it
+# with priority the second overtakes it.  Both sockets have room for the
+# whole response (SO_RCVBUFFORCE), so that a slow reader cannot take
+# them off the pull queue.  An ordering, not a timing: it
 # holds however slow the guest is.  Three rounds, v4 and v6, every byte
 # verified.
 . "$(dirname "$0")/lib.sh"
