@@ -47,14 +47,22 @@ sch_qdisc()
 	sch_tc qdisc replace dev tr root ndp "$@"
 }
 
-# sch_freeze [-6]: rate 8bit plus one primer packet through tr.
+# sch_freeze [-6]: rate 8bit plus one primer packet through tr.  Waits
+# until the primer has left the queue: a slow guest (debug kernel) could
+# otherwise still hold it when the test's burst arrives, and it would
+# take a header turn in the burst's WRR order.
 sch_freeze()
 {
-	local dst=10.0.100.1 v=
+	local dst=10.0.100.1 v= i
 	[ "${1:-}" = -6 ] && { dst=fd00:100::1; v=-6; }
 	sch_tc qdisc change dev tr root ndp rate 8bit || return 1
 	ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" --psn 0 \
 		"pull:dport=$NDP_SCH_PRIMER_PORT" >/dev/null
+	for i in $(seq 200); do
+		sch_tc -s qdisc show dev tr | grep -q 'backlog 0b 0p' && return 0
+		sleep 0.05
+	done
+	return 1
 }
 
 # sch_release: let the frozen port drain at full speed.
