@@ -173,11 +173,21 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			break;
 		}
 		sk = (struct sock *)nsk;
-		if (!ndp_rcv_has_room(sk) || !nsk->pull_pending) {
+		if (nsk->pull_pending && !ndp_rcv_has_room(sk)) {
+			WRITE_ONCE(nsk->pq_blocked, true);
+			/* recvmsg() may free memory at this very moment and
+			 * read pq_blocked before we set it, so not unblock
+			 * us: set it, then look again.  Pairs with the
+			 * barrier in ndp_pull_unblock().
+			 */
+			smp_mb();
+			if (ndp_rcv_has_room(sk))
+				WRITE_ONCE(nsk->pq_blocked, false);
+		}
+		if (nsk->pq_blocked || !nsk->pull_pending) {
 			/* Held back until recvmsg makes room (or void). */
 			list_del(&nsk->pq_node);
 			nsk->pq_linked = false;
-			nsk->pq_blocked = !!nsk->pull_pending;
 			pq->active--;
 			spin_unlock(&pq->lock);
 			sock_put(sk);	/* the list's */
@@ -324,6 +334,11 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 		pq->next_ns = now + pq->interval_ns;
 		now_ok = true;
 	} else {
+		/* Room again without a read (a NACKed hole may be pulled
+		 * beyond the buffer, see ndp_rcv_has_room()).
+		 */
+		if (nsk->pq_blocked && ndp_rcv_has_room(sk))
+			WRITE_ONCE(nsk->pq_blocked, false);
 		if (nsk->pull_pending < NDP_PULL_PENDING_MAX) {
 			u32 mtu = READ_ONCE(pq->mtu);
 
@@ -397,11 +412,17 @@ void ndp_pull_unblock(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_pullq *pq = nsk->pq;
 
-	if (!pq || !READ_ONCE(nsk->pq_blocked) || !ndp_rcv_has_room(sk))
+	if (!pq)
+		return;
+	/* The memory freed before pq_blocked is read: pairs with the
+	 * barrier in ndp_pullq_timer(), so that one of us sees the other.
+	 */
+	smp_mb();
+	if (!READ_ONCE(nsk->pq_blocked) || !ndp_rcv_has_room(sk))
 		return;
 	spin_lock_bh(&pq->lock);
 	if (nsk->pq_blocked && !nsk->dead) {
-		nsk->pq_blocked = false;
+		WRITE_ONCE(nsk->pq_blocked, false);
 		ndp_pull_link(pq, sk);
 	}
 	spin_unlock_bh(&pq->lock);

@@ -12,11 +12,14 @@
 #
 #   NDP_TEST_PROTO=tcp   the same load over TCP through the same port
 #   NDP_INCAST_QDISC     switch port options (default "limit 8 rate 100mbit")
+#   NDP_INCAST_REPEAT    run the persistent incasts this many times (default
+#                        1; a soak for rare stalls)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
 qopts=${NDP_INCAST_QDISC:-limit 8 rate 100mbit}
 fanin=${NDP_INCAST_FANIN:-32}
+repeat=${NDP_INCAST_REPEAT:-1}
 
 xfer_setup
 ndp_lib_require_cmd tc ndpperf
@@ -36,7 +39,7 @@ fi
 # delivery only and print the counters.
 full=0
 [ "$fanin" -ge 32 ] && full=1
-ndp_lib_plan $((6 + 2 * full))
+ndp_lib_plan $((3 + 3 * repeat + 2 * full))
 
 hosts=()
 for i in $(seq 1 $fanin); do
@@ -87,6 +90,11 @@ incast_check()
 		ndp_lib_xfail "$name" "known stall, issue 6"
 		printf '%s\n' "$out" | sed 's/^/#   /'
 		ip netns exec "$ns_rx" cat /proc/net/ndp_socks | sed 's/^/#   rx: /'
+		for i in $(seq 1 $fanin); do
+			var=ns_h$i
+			ip netns exec "${!var}" cat /proc/net/ndp_socks |
+				sed -n "2,\$s/^/#   h$i: /p"
+		done
 	else
 		ndp_lib_fail "$name" "command failed: perf $*"
 		printf '%s\n' "$out" | sed 's/^/#   /'
@@ -94,12 +102,14 @@ incast_check()
 }
 
 s0=$(xfer_stats "${allns[@]}")
-incast_check "$fanin:1 incast of 100K, 5 rounds, persistent, intact" \
-	-c "$hostlist" -m incast -N $fanin -R 100K -n 5 -w 1 -T 300
-incast_check "$fanin:1 incast of 1M, 3 rounds, persistent, intact" \
-	-c "$hostlist" -m incast -N $fanin -R 1M -n 3 -w 0 -T 300
-incast_check "$fanin:1 incast of 300K, 3 rounds, persistent, intact" \
-	-c "$hostlist" -m incast -N $fanin -R 300K -n 3 -w 0 -T 300
+for _ in $(seq 1 "$repeat"); do
+	incast_check "$fanin:1 incast of 100K, 5 rounds, persistent, intact" \
+		-c "$hostlist" -m incast -N $fanin -R 100K -n 5 -w 1 -T 300
+	incast_check "$fanin:1 incast of 1M, 3 rounds, persistent, intact" \
+		-c "$hostlist" -m incast -N $fanin -R 1M -n 3 -w 0 -T 300
+	incast_check "$fanin:1 incast of 300K, 3 rounds, persistent, intact" \
+		-c "$hostlist" -m incast -N $fanin -R 300K -n 3 -w 0 -T 300
+done
 
 # The senders' counters summed: in a 32:1 incast a sender waits for its
 # pulls longer than the minimum RTO (one pull per sender every 23 ms), and

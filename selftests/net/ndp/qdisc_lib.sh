@@ -47,20 +47,41 @@ sch_qdisc()
 	sch_tc qdisc replace dev tr root ndp "$@"
 }
 
+# sch_ndp_empty: sch_ndp's NDP queues (header and data) on tr are empty.
+# The other class does not count: the switch's own IPv6 packets (MLD
+# reports on a fresh link) may wait there, and they take no NDP turn.
+sch_ndp_empty()
+{
+	sch_tc -s qdisc show dev tr |
+		awk '$1 == "hdr:" || $1 == "data:" { if ($3 != 0) busy = 1; n++ }
+		     END { exit !(n == 2 && !busy) }'
+}
+
 # sch_freeze [-6]: rate 8bit plus one primer packet through tr.  Waits
-# until the primer has left the queue: a slow guest (debug kernel) could
-# otherwise still hold it when the test's burst arrives, and it would
-# take a header turn in the burst's WRR order.
+# until the primer has left the NDP queues: a slow guest (debug kernel)
+# could otherwise still hold it when the test's burst arrives, and it
+# would take a header turn in the burst's WRR order.  If another packet
+# left first (one of the switch's own, in the other class), it holds the
+# port and the primer stays queued: release the port and try again.
 sch_freeze()
 {
-	local dst=10.0.100.1 v= i
+	local dst=10.0.100.1 v= i try
 	[ "${1:-}" = -6 ] && { dst=fd00:100::1; v=-6; }
-	sch_tc qdisc change dev tr root ndp rate 8bit || return 1
-	ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" --psn 0 \
-		"pull:dport=$NDP_SCH_PRIMER_PORT" >/dev/null
-	for i in $(seq 200); do
-		sch_tc -s qdisc show dev tr | grep -q 'backlog 0b 0p' && return 0
-		sleep 0.05
+	for try in 1 2 3 4 5; do
+		sch_tc qdisc change dev tr root ndp rate 8bit || return 1
+		ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" --psn 0 \
+			"pull:dport=$NDP_SCH_PRIMER_PORT" >/dev/null
+		for i in $(seq 60); do
+			sch_ndp_empty && return 0
+			sleep 0.05
+		done
+		echo "sch_freeze: attempt $try: the primer did not leave:" >&2
+		sch_tc -s qdisc show dev tr >&2
+		sch_release || return 1
+		for i in $(seq 100); do
+			sch_ndp_empty && break
+			sleep 0.05
+		done
 	done
 	return 1
 }
