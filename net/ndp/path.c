@@ -35,7 +35,12 @@
  * sb_min_samples, its bad ratio exceeds sb_nack_abs_pct percent, and it
  * exceeds sb_nack_mean_pct percent of the mean ratio of the usable paths
  * of that peer (itself included).  An outlier is excluded for
- * sb_exclude_ms unless it is the last usable path of the peer; when the
+ * sb_exclude_ms unless that would leave more than half of the peer's
+ * paths excluded (so never its last usable path): when most paths look
+ * bad the loss is at a point they share, the receiver's link or the
+ * sender's, and excluding more of them only concentrates the load on
+ * the rest, which then look bad in turn (seen in multipath.sh: with one
+ * spine cut, three of four paths excluded one after the other).  When the
  * time is up the next sender to build a round re-admits it with its
  * counts zeroed, so it has to collect sb_min_samples again before it can
  * be judged.  Exclusion and re-admission raise NDP_CMD_PATH_CHANGED on
@@ -298,7 +303,7 @@ static void ndp_path_judge(struct net *net, struct ndp_path *p,
 	struct ndp_net *nn = ndp_pernet(net);
 	u32 mean_pct = READ_ONCE(nn->sb_nack_mean_pct);
 	u32 abs_pct = READ_ONCE(nn->sb_nack_abs_pct);
-	u32 n = 0, others = 0, ratio;
+	u32 n = 0, total = 0, excl = 0, ratio;
 	bool excluded = false;
 	struct ndp_path *q;
 	u64 weight, sum = 0;
@@ -319,10 +324,10 @@ static void ndp_path_judge(struct net *net, struct ndp_path *p,
 
 		if (!ndp_path_applies(q, fl))
 			continue;
-		if (q != p) {
-			if (ndp_path_is_excluded(q))
-				continue;
-			others++;
+		total++;
+		if (q != p && ndp_path_is_excluded(q)) {
+			excl++;
+			continue;
 		}
 		r = ndp_path_ratio(q, &w);
 		if (w) {
@@ -330,8 +335,10 @@ static void ndp_path_judge(struct net *net, struct ndp_path *p,
 			n++;
 		}
 	}
-	/* Never the last usable path; @p itself has weight, so n >= 1. */
-	if (!others || !n)
+	/* At most half of the paths excluded, so never the last usable
+	 * one; @p itself has weight, so n >= 1.
+	 */
+	if ((excl + 1) * 2 > total || !n)
 		goto unlock;
 	if ((u64)ratio * 100 * n <= (u64)mean_pct * sum)
 		goto unlock;
