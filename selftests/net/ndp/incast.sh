@@ -59,16 +59,38 @@ sleep 1
 # verifies every response's bytes and exits non-zero on any error.
 perf()
 {
-	local rc
+	local rc pid t=0
 
 	timeout -k 5 400 ip netns exec "$ns_rx" ndpperf -p "$XFER_PROTO" \
-		-P "$port" -q "$@" >"$XFER_TMP/perf.out" 2>"$XFER_TMP/perf.err"
+		-P "$port" -q "$@" >"$XFER_TMP/perf.out" 2>"$XFER_TMP/perf.err" &
+	pid=$!
+	# A round still running after 200 s is stalled (they take seconds):
+	# dump every socket while the connections still exist, to stderr.
+	while kill -0 $pid 2>/dev/null; do
+		sleep 1
+		t=$((t + 1))
+		[ $t = 200 ] && sockets_dump >&2
+	done
+	wait $pid
 	rc=$?
 	grep '^RESULT' "$XFER_TMP/perf.out"
 	[ $rc = 0 ] && return 0
 	echo "ndpperf exit $rc"
-	tail -n 5 "$XFER_TMP/perf.err"
+	grep -v '^sockets after\|^rx: \|^h[0-9]*: ' "$XFER_TMP/perf.err" | tail -n 5
 	return 1
+}
+
+# sockets_dump: /proc/net/ndp_socks of the receiver and of every sender.
+sockets_dump()
+{
+	local i var
+	echo "sockets after 200 s:"
+	ip netns exec "$ns_rx" cat /proc/net/ndp_socks | sed 's/^/rx: /'
+	for i in $(seq 1 $fanin); do
+		var=ns_h$i
+		ip netns exec "${!var}" cat /proc/net/ndp_socks |
+			sed -n "2,\$s/^/h$i: /p"
+	done
 }
 
 allns=("$ns_rx")
@@ -89,12 +111,7 @@ incast_check()
 	elif printf '%s\n' "$out" | grep -q 'incast round timed out'; then
 		ndp_lib_xfail "$name" "known stall, issue 6"
 		printf '%s\n' "$out" | sed 's/^/#   /'
-		ip netns exec "$ns_rx" cat /proc/net/ndp_socks | sed 's/^/#   rx: /'
-		for i in $(seq 1 $fanin); do
-			var=ns_h$i
-			ip netns exec "${!var}" cat /proc/net/ndp_socks |
-				sed -n "2,\$s/^/#   h$i: /p"
-		done
+		sed 's/^/#   /' "$XFER_TMP/perf.err"
 	else
 		ndp_lib_fail "$name" "command failed: perf $*"
 		printf '%s\n' "$out" | sed 's/^/#   /'
@@ -102,12 +119,14 @@ incast_check()
 }
 
 s0=$(xfer_stats "${allns[@]}")
-for _ in $(seq 1 "$repeat"); do
-	incast_check "$fanin:1 incast of 100K, 5 rounds, persistent, intact" \
+for r in $(seq 1 "$repeat"); do
+	sfx=
+	[ "$repeat" -gt 1 ] && sfx=" (pass $r)"
+	incast_check "$fanin:1 incast of 100K, 5 rounds, persistent, intact$sfx" \
 		-c "$hostlist" -m incast -N $fanin -R 100K -n 5 -w 1 -T 300
-	incast_check "$fanin:1 incast of 1M, 3 rounds, persistent, intact" \
+	incast_check "$fanin:1 incast of 1M, 3 rounds, persistent, intact$sfx" \
 		-c "$hostlist" -m incast -N $fanin -R 1M -n 3 -w 0 -T 300
-	incast_check "$fanin:1 incast of 300K, 3 rounds, persistent, intact" \
+	incast_check "$fanin:1 incast of 300K, 3 rounds, persistent, intact$sfx" \
 		-c "$hostlist" -m incast -N $fanin -R 300K -n 3 -w 0 -T 300
 done
 
