@@ -76,8 +76,16 @@ perf()
 	grep '^RESULT' "$XFER_TMP/perf.out"
 	[ $rc = 0 ] && return 0
 	echo "ndpperf exit $rc"
-	grep -v '^sockets after\|^rx: \|^h[0-9]*: ' "$XFER_TMP/perf.err" | tail -n 5
+	sed '/^sockets after/,$d' "$XFER_TMP/perf.err" | tail -n 5
 	return 1
+}
+
+# stat_line NS LABEL: the counters of NS that tell how connections end.
+stat_line()
+{
+	ip netns exec "$1" awk -v h="$2" '$2 != 0 && $1 ~
+		/^(EstabResets|OutRsts|InRsts|NoSocket|Rtos|RtoProbes|InRts|RtsResent|RtsWaitPull|ReplayRejected|EmbryonicDrops|PassiveOpens|InDups)$/ {
+		s = s " " $1 "=" $2 } END { print h " counters:" s }' /proc/net/ndp_stat
 }
 
 # sockets_dump: /proc/net/ndp_socks of the receiver and of every sender.
@@ -90,7 +98,11 @@ sockets_dump()
 		var=ns_h$i
 		ip netns exec "${!var}" cat /proc/net/ndp_socks |
 			sed -n "2,\$s/^/h$i: /p"
+		stat_line "${!var}" "h$i"
 	done
+	stat_line "$ns_rx" rx
+	echo "server log:"
+	tail -n 20 "$XFER_TMP/server.log"
 }
 
 allns=("$ns_rx")
