@@ -367,8 +367,12 @@ static void *perf_serve(void *arg)
 		a.magic = PERF_RESP_MAGIC;
 		a.status = r > UINT32_MAX ? UINT32_MAX : r;
 		a.seq = q.seq;
-		if (perf_send_msg(fd, &a, sizeof(a), q.seq, 'r', q.resp_len))
+		r = perf_send_msg(fd, &a, sizeof(a), q.seq, 'r', q.resp_len);
+		if (r) {
+			fprintf(stderr, "ndpperf: server: sending response %llu: %s\n",
+				(unsigned long long)q.seq, perf_strerror(-r));
 			break;
+		}
 	}
 	close(fd);
 	return NULL;

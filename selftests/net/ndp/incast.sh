@@ -83,9 +83,9 @@ perf()
 # stat_line NS LABEL: the counters of NS that tell how connections end.
 stat_line()
 {
-	ip netns exec "$1" awk -v h="$2" '$2 != 0 && $1 ~
-		/^(EstabResets|OutRsts|InRsts|NoSocket|Rtos|RtoProbes|InRts|RtsResent|RtsWaitPull|ReplayRejected|EmbryonicDrops|PassiveOpens|InDups)$/ {
-		s = s " " $1 "=" $2 } END { print h " counters:" s }' /proc/net/ndp_stat
+	ip netns exec "$1" awk -v h="$2" -v want=" EstabResets OutRsts InRsts NoSocket Rtos RtoProbes InRts RtsResent RtsWaitPull ReplayRejected EmbryonicDrops PassiveOpens ActiveOpens InDups InErrs InCsumErrs " \
+		'$2 != 0 && index(want, " " $1 " ") { s = s " " $1 "=" $2 }
+		 END { print h " counters:" s }' /proc/net/ndp_stat
 }
 
 # sockets_dump: /proc/net/ndp_socks of the receiver and of every sender.
