@@ -99,8 +99,13 @@ sockets_dump()
 		ip netns exec "${!var}" cat /proc/net/ndp_socks |
 			sed -n "2,\$s/^/h$i: /p"
 		stat_line "${!var}" "h$i"
+		echo "h$i neigh: $(ip -n "${!var}" neigh show | tr '\n' ' ')"
 	done
 	stat_line "$ns_rx" rx
+	echo "switch neigh: $(ip -n "$ns_sw" neigh show | grep -v REACHABLE | tr '\n' ' ')"
+	echo "softnet_stat (per cpu: processed dropped squeezed):"
+	awk '{ print strtonum("0x" $1), strtonum("0x" $2), strtonum("0x" $3) }' \
+		/proc/net/softnet_stat 2>/dev/null || cat /proc/net/softnet_stat
 	echo "server log:"
 	tail -n 20 "$XFER_TMP/server.log"
 }
