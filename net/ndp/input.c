@@ -89,6 +89,14 @@ static void ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum)
 		}
 	}
 	ndp_clean_acked(sk);
+	if (nsk->last_out) {
+		/* The peer has seen our LAST: the next data is a new window. */
+		skb = ndp_sndq_find(nsk, nsk->last_psn);
+		if (!skb || NDP_SKB_CB(skb)->acked) {
+			nsk->last_out = false;
+			nsk->idle = true;
+		}
+	}
 	if (nsk->snd_una == una)
 		return;
 	nsk->ever_acked = true;
@@ -117,7 +125,7 @@ static void ndp_rcv_nack(struct sock *sk, u32 psn)
 	cb->rtx = 1;
 	nsk->rtx_pending++;
 	if (nsk->idle) {
-		/* It was our LAST: the peer owes us a pull for it. */
+		/* A late NACK: the peer owes us a pull for it. */
 		nsk->idle = false;
 		nsk->unsched = 0;
 	}
@@ -532,6 +540,9 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	}
 	if (!nsk->dead) {
+		/* LAST acknowledged with data waiting: a new window. */
+		if (nsk->idle && nsk->send_head)
+			ndp_push(sk, &xmitq);
 		if (nsk->fin_acked)
 			ndp_try_finish(sk, &xmitq);
 	}

@@ -267,7 +267,12 @@ struct ndp_skb_cb {
  * @mp_pos: next entry of @mp_round to use; a new round starts at @mp_len.
  * @credit: packets the peer's pulls allow us to send.
  * @rtx_pending: packets in @sndq marked for retransmission.
- * @idle: last packet sent carried NDP_F_LAST: new data is pushed again.
+ * @idle: nothing of ours is in flight that the peer has not acknowledged
+ *	up to the last packet sent with NDP_F_LAST: the peer knows our isn
+ *	and has dropped the pulls it owed, so new data is pushed as a new
+ *	unscheduled window.
+ * @last_out: a packet with NDP_F_LAST was sent and not acknowledged yet.
+ * @last_psn: its psn.
  * @first_sent: the first window went out (later pushes lose SYN).
  * @fin_queued: a FIN packet is in @sndq.
  * @fin_acked: our FIN was acknowledged.
@@ -332,6 +337,8 @@ struct ndp_sock {
 	u32			credit;
 	u32			rtx_pending;
 	bool			idle;
+	bool			last_out;
+	u32			last_psn;
 	bool			first_sent;
 	bool			fin_queued;
 	bool			fin_acked;

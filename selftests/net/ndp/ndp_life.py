@@ -22,6 +22,12 @@
         two connections to HOST: the first (SO_PRIORITY 0) asks for SIZE
         bytes, and once a quarter of them is in, the second (SO_PRIORITY
         6) asks for SIZE too; prints which response completed first
+    ndp_life.py [-p ndp|tcp] chunks HOST PORT SIZE CHUNK
+        send SIZE bytes of pattern 7 in send() calls of CHUNK bytes, with
+        a send buffer for all of it (SO_SNDBUFFORCE), then close
+    ndp_life.py [-p ndp|tcp] verify HOST PORT SIZE
+        accept one connection and check that it brings exactly SIZE bytes
+        of pattern 7, then end of stream (from "chunks")
 
 Every command prints one line "ok ..." or "FAIL ..." and exits 0 or 1.
 """
@@ -34,7 +40,8 @@ import sys
 import time
 
 SOCK_NDP = 7
-SO_RCVBUFFORCE = 33             # not in Python's socket module
+SO_SNDBUFFORCE = 32             # not in Python's socket module
+SO_RCVBUFFORCE = 33
 
 
 def fail(msg):
@@ -212,6 +219,36 @@ def cmd_client(proto, host, port, ident):
     ok("client %d sent 20480 bytes" % ident)
 
 
+def cmd_chunks(proto, host, port, size, chunk):
+    s = new_socket(proto, host)
+    s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, 4 * size)
+    s.settimeout(120)
+    s.connect((host, port))
+    data = pattern(7, size)
+    for off in range(0, size, chunk):
+        s.sendall(data[off:off + chunk])
+    s.close()
+    ok("sent %d bytes in send() calls of %d" % (size, chunk))
+
+
+def cmd_verify(proto, host, port, size):
+    ls = listen(proto, host, port, 1)
+    ls.settimeout(120)
+    print("listening", flush=True)
+    c, _ = ls.accept()
+    c.settimeout(120)
+    got = bytearray()
+    while True:
+        b = c.recv(65536)
+        if not b:
+            break
+        got += b
+    if bytes(got) != pattern(7, size):
+        fail("%d of %d bytes, %s" % (len(got), size, "intact prefix"
+             if pattern(7, size).startswith(bytes(got)) else "corrupt"))
+    ok("all %d bytes intact, then end of stream" % size)
+
+
 def cmd_serve(proto, host, port):
     ls = listen(proto, host, port, 16)
     print("listening", flush=True)
@@ -293,6 +330,10 @@ def main():
         cmd_backlog(proto, host, port, int(rest[0]), rest[1])
     elif cmd == "client" and len(rest) == 1:
         cmd_client(proto, host, port, int(rest[0]))
+    elif cmd == "chunks" and len(rest) == 2:
+        cmd_chunks(proto, host, port, int(rest[0]), int(rest[1]))
+    elif cmd == "verify" and len(rest) == 1:
+        cmd_verify(proto, host, port, int(rest[0]))
     elif cmd == "serve" and not rest:
         cmd_serve(proto, host, port)
     elif cmd == "prio" and len(rest) == 1:
