@@ -89,14 +89,6 @@ static void ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum)
 		}
 	}
 	ndp_clean_acked(sk);
-	if (nsk->last_out) {
-		/* The peer has seen our LAST: the next data is a new window. */
-		skb = ndp_sndq_find(nsk, nsk->last_psn);
-		if (!skb || NDP_SKB_CB(skb)->acked) {
-			nsk->last_out = false;
-			nsk->idle = true;
-		}
-	}
 	if (nsk->snd_una == una)
 		return;
 	nsk->ever_acked = true;
@@ -125,7 +117,7 @@ static void ndp_rcv_nack(struct sock *sk, u32 psn)
 	cb->rtx = 1;
 	nsk->rtx_pending++;
 	if (nsk->idle) {
-		/* A late NACK: the peer owes us a pull for it. */
+		/* It was our LAST: the peer owes us a pull for it. */
 		nsk->idle = false;
 		nsk->unsched = 0;
 	}
@@ -490,8 +482,10 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	nsk->retries = 0;	/* the peer is alive */
-	if (hdr.type != NDP_PKT_DATA && hdr.type != NDP_PKT_RST)
+	if (hdr.type != NDP_PKT_DATA && hdr.type != NDP_PKT_RST) {
 		nsk->heard = jiffies;	/* feedback on what we send */
+		nsk->peer_synced = true;
+	}
 	if (hdr.type != NDP_PKT_RST)
 		nsk->ever_heard = true;
 	switch (hdr.type) {
@@ -540,7 +534,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	}
 	if (!nsk->dead) {
-		/* LAST acknowledged with data waiting: a new window. */
+		/* Data held back until the peer knew us: a new window. */
 		if (nsk->idle && nsk->send_head)
 			ndp_push(sk, &xmitq);
 		if (nsk->fin_acked)

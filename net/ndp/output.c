@@ -20,12 +20,12 @@
  * Each DATA transmission picks its path (path.c) and remembers it in the
  * queued packet's cb, so a retransmission can take another one; the path
  * is applied to addresses, mark and route when the packet leaves.
- * The packet after which nothing is left to send carries LAST; once the
- * peer has acknowledged it (input.c), the sender is idle and pushes the
- * next data as a new unscheduled window.  Not before: until then the
- * peer may not even know our isn (all our SYN packets may have been
- * returned or trimmed), and data sent beyond the first window without a
- * pull would reach a peer that cannot place it.
+ * The packet after which nothing is left to send carries LAST; the sender
+ * is then idle and pushes the next data as a new unscheduled window - but
+ * only once the peer has ACKed, NACKed or pulled something of ours.
+ * Until then it may not know our isn (every SYN packet of the first
+ * window may have been trimmed or returned) and would have to drop data
+ * without SYN that it cannot place.
  *
  * All functions taking an xmitq run under ndp_sock.lock and only queue
  * packets; ndp_xmit_queue() hands them to IP after the lock is dropped.
@@ -336,13 +336,11 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 }
 
 /* Whether nothing remains to send after the packet going out now. */
-/* LAST if nothing is left to send after @skb, which goes out now. */
-static u16 ndp_last_flag(struct ndp_sock *nsk, struct sk_buff *skb)
+static u16 ndp_last_flag(struct ndp_sock *nsk)
 {
 	if (nsk->send_head || nsk->rtx_pending)
 		return 0;
-	nsk->last_out = true;
-	nsk->last_psn = NDP_SKB_CB(skb)->psn;
+	nsk->idle = true;
 	nsk->unsched = 0;
 	return NDP_F_LAST;
 }
@@ -357,7 +355,7 @@ static void ndp_send_new(struct sock *sk, u16 flags,
 		nsk->send_head = NULL;
 	else
 		nsk->send_head = skb_queue_next(&nsk->sndq, skb);
-	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk, skb), xmitq);
+	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk), xmitq);
 }
 
 static bool ndp_send_one_rtx(struct sock *sk, struct sk_buff_head *xmitq)
@@ -374,8 +372,7 @@ static bool ndp_send_one_rtx(struct sock *sk, struct sk_buff_head *xmitq)
 			continue;
 		cb->rtx = 0;
 		nsk->rtx_pending--;
-		ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk, skb),
-			      xmitq);
+		ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk), xmitq);
 		return true;
 	}
 	nsk->rtx_pending = 0;	/* stale count: nothing marked */
@@ -384,14 +381,17 @@ static bool ndp_send_one_rtx(struct sock *sk, struct sk_buff_head *xmitq)
 
 /*
  * Push new data without waiting for pulls: the first window, or a new
- * window once the peer has acknowledged LAST.  Packets marked for
- * retransmission wait for pulls.
+ * window after LAST once the peer knows the connection (peer_synced; else
+ * input.c pushes when its first ACK, NACK or PULL comes).  Packets marked
+ * for retransmission wait for pulls.
  */
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	if (nsk->idle && nsk->send_head) {
+	if (nsk->idle && nsk->send_head &&
+	    (!nsk->first_sent || nsk->peer_synced)) {
+		nsk->first_sent = true;
 		nsk->idle = false;
 		nsk->unsched = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
 	}
@@ -468,7 +468,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
 		if (skb_queue_is_last(&nsk->sndq, skb) ||
 		    skb_queue_next(&nsk->sndq, skb) == nsk->send_head)
-			flags |= ndp_last_flag(nsk, skb);
+			flags |= ndp_last_flag(nsk);
 		ndp_send_data(sk, skb, flags, xmitq);
 		n++;
 	}
@@ -489,7 +489,7 @@ void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 		return;
 	cb->rtx = 0;
 	nsk->rtx_pending--;
-	ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk, skb), xmitq);
+	ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk), xmitq);
 }
 
 /* Free acknowledged packets at the head of the send queue. */

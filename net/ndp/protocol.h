@@ -267,13 +267,11 @@ struct ndp_skb_cb {
  * @mp_pos: next entry of @mp_round to use; a new round starts at @mp_len.
  * @credit: packets the peer's pulls allow us to send.
  * @rtx_pending: packets in @sndq marked for retransmission.
- * @idle: nothing of ours is in flight that the peer has not acknowledged
- *	up to the last packet sent with NDP_F_LAST: the peer knows our isn
- *	and has dropped the pulls it owed, so new data is pushed as a new
- *	unscheduled window.
- * @last_out: a packet with NDP_F_LAST was sent and not acknowledged yet.
- * @last_psn: its psn.
- * @first_sent: the first window went out (later pushes lose SYN).
+ * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
+ *	(once @peer_synced, see ndp_push()).
+ * @first_sent: the first window went out.
+ * @peer_synced: the peer ACKed, NACKed or pulled our data, so it knows our
+ *	isn and can place packets without SYN.
  * @fin_queued: a FIN packet is in @sndq.
  * @fin_acked: our FIN was acknowledged.
  * @rto_timer: retransmission timer (holds a socket reference when armed).
@@ -337,9 +335,8 @@ struct ndp_sock {
 	u32			credit;
 	u32			rtx_pending;
 	bool			idle;
-	bool			last_out;
-	u32			last_psn;
 	bool			first_sent;
+	bool			peer_synced;
 	bool			fin_queued;
 	bool			fin_acked;
 	struct timer_list	rto_timer;

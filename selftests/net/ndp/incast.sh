@@ -115,23 +115,20 @@ for i in $(seq 1 $fanin); do
 	var=ns_h$i
 	allns+=("${!var}")
 done
-# incast_check NAME ARGS...: ndp_lib_check of one ndpperf incast, except
-# that a round that never completes is the known, rare stall of issue 6
-# (seen once in CI on 6.1: 32:1 of 1M, 4 flows stuck for 300 s), reported
-# as a TAP TODO with the counters; corrupt or missing bytes still fail.
+# incast_check NAME ARGS...: ndp_lib_check of one ndpperf incast; a round
+# that never completes also shows the socket dump taken while it hung.
 incast_check()
 {
 	local name=$1 out
 	shift
 	if out=$(perf "$@" 2>&1); then
 		ndp_lib_pass "$name"
-	elif printf '%s\n' "$out" | grep -q 'incast round timed out'; then
-		ndp_lib_xfail "$name" "known stall, issue 6"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-		sed 's/^/#   /' "$XFER_TMP/perf.err"
-	else
-		ndp_lib_fail "$name" "command failed: perf $*"
-		printf '%s\n' "$out" | sed 's/^/#   /'
+		return
+	fi
+	ndp_lib_fail "$name" "command failed: perf $*"
+	printf '%s\n' "$out" | sed 's/^/#   /'
+	if printf '%s\n' "$out" | grep -q 'incast round timed out'; then
+		sed -n '/^sockets after/,$p' "$XFER_TMP/perf.err" | sed 's/^/#   /'
 	fi
 }
 

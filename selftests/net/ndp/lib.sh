@@ -63,16 +63,6 @@ ndp_lib_fail()
 	return 0
 }
 
-# ndp_lib_xfail NAME WHY: a known bug, reported as a TAP TODO ("not ok
-# ... # TODO WHY"): visible in every run, but not counted as a failure.
-# Use only with an open issue named in WHY.
-ndp_lib_xfail()
-{
-	__ndp_lib_n=$((__ndp_lib_n + 1))
-	__ndp_lib_name_check "${1// /_}"
-	echo "not ok $__ndp_lib_n - $1 # TODO $2"
-}
-
 ndp_lib_skip()
 {
 	if [ "${NDP_EXPECT_ALL:-0}" = 1 ]; then

@@ -1,15 +1,17 @@
 #!/usr/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Only the first window is unscheduled.  A sender that hears nothing from
-# its peer (every packet the receiver sends back is dropped) may send its
-# first window, net.ndp.init_window packets, and then only resend those
-# on its retransmission timer: no new data without a pull, however the
-# application writes.  (Before the fix, each send() after a LAST packet
-# pushed another unscheduled window: 1 MB written in 64 KB send() calls
-# went out whole, unscheduled, to a peer that might not even know the
-# connection's first psn - the incast stall of issue 6.)  Once the
-# replies get through again, the transfer completes intact.
+# Nothing beyond the first window before the peer has answered.  A
+# sender that hears nothing from its peer (every packet the receiver sends
+# back is dropped) may send its first window, net.ndp.init_window
+# packets, and then only resend those on its retransmission timer,
+# however the application writes: until the peer has ACKed, NACKed or
+# pulled something, it may not know the connection's first psn (all SYN
+# packets trimmed or returned) and could not place data without SYN.
+# (Before the fix each send() after a LAST packet pushed another
+# unscheduled window: 1 MB written in 64 KB send() calls went out whole -
+# the incast stall of issue 6.)  Once the replies get through again, the
+# transfer completes intact; with feedback from the start as well.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -61,7 +63,7 @@ deaf()
 for v in 4 6; do
 	addr=10.0.1.2
 	[ $v = 6 ] && addr=fd00:1::2
-	ndp_lib_check "v$v no feedback: at most init_window new packets, then intact" \
+	ndp_lib_check "v$v peer silent: at most init_window new packets, then intact" \
 		deaf "$addr"
 done
 
