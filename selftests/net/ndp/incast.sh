@@ -147,7 +147,10 @@ done
 # The senders' counters summed: in a 32:1 incast a sender waits for its
 # pulls longer than the minimum RTO (one pull per sender every 23 ms), and
 # the RTO must not resend what was NACKed (nor what was sent just now on a
-# pull): almost every retransmission must be one a NACK asked for.
+# pull): almost every retransmission must be one a NACK asked for.  The
+# bound is 10 %: 51 % before that fix; since, 0 % on 6.12 and 4.6-4.9 %
+# on Debian's 6.1 guest (real losses: headers dropped at the full header
+# queue), so 5 % was too close to what a correct 6.1 run measures.
 rto_share()
 {
 	awk -v rx="$ns_rx" '
@@ -160,7 +163,7 @@ rto_share()
 			a["RtxNack"] - b["RtxNack"], t, a["Rtos"] - b["Rtos"]
 		printf " RtoWaitPull %d RtoProbes %d\n",
 			a["RtoWaitPull"] - b["RtoWaitPull"], a["RtoProbes"] - b["RtoProbes"]
-		exit !(d > 0 && t * 100 < d * 5)
+		exit !(d > 0 && t * 100 < d * 10)
 	}' <(printf '%s\n' "$s0") <(printf '%s\n' "$s1")
 }
 
@@ -194,11 +197,11 @@ elif xfer_is_ndp; then
 	xfer_expect_moved "ndp: the port trimmed and the receiver NACKed" \
 		"$s0" "$s1" "$ns_rx" OutNacks
 	ndp_lib_info "$(rto_share)"
-	ndp_lib_check "ndp: timeouts resent under 5% of the data (NACKed packets wait for pulls)" \
+	ndp_lib_check "ndp: timeouts resent under 10% of the data (NACKed packets wait for pulls)" \
 		rto_share
 else
 	ndp_lib_skip "ndp: the port trimmed and the receiver NACKed" "counters are NDP-only"
-	ndp_lib_skip "ndp: timeouts resent under 5% of the data" "counters are NDP-only"
+	ndp_lib_skip "ndp: timeouts resent under 10% of the data" "counters are NDP-only"
 fi
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done
