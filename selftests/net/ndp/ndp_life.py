@@ -76,6 +76,16 @@ def wait_file(path, secs):
         time.sleep(0.05)
 
 
+def read_to_end(c):
+    """Everything the peer sends on @c until end of stream."""
+    got = bytearray()
+    while True:
+        b = c.recv(65536)
+        if not b:
+            return bytes(got)
+        got += b
+
+
 def listen(proto, host, port, backlog):
     s = new_socket(proto, host)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -195,17 +205,12 @@ def cmd_backlog(proto, host, port, n, d):
     for _ in range(n):
         c, _ = ls.accept()
         c.settimeout(120)
-        got = bytearray()
-        while True:
-            b = c.recv(65536)
-            if not b:
-                break
-            got += b
+        got = read_to_end(c)
         c.close()
         if len(got) != 20 * 1024:
             fail("a connection brought %d bytes, not 20480" % len(got))
         ident = next((i for i in range(1, n + 1)
-                      if bytes(got) == pattern(i, len(got))), None)
+                      if got == pattern(i, len(got))), None)
         if ident is None or ident in seen:
             fail("a connection's bytes match no client (or a duplicate)")
         seen.add(ident)
@@ -237,15 +242,10 @@ def cmd_verify(proto, host, port, size):
     print("listening", flush=True)
     c, _ = ls.accept()
     c.settimeout(120)
-    got = bytearray()
-    while True:
-        b = c.recv(65536)
-        if not b:
-            break
-        got += b
-    if bytes(got) != pattern(7, size):
+    got = read_to_end(c)
+    if got != pattern(7, size):
         fail("%d of %d bytes, %s" % (len(got), size, "intact prefix"
-             if pattern(7, size).startswith(bytes(got)) else "corrupt"))
+             if pattern(7, size).startswith(got) else "corrupt"))
     ok("all %d bytes intact, then end of stream" % size)
 
 
