@@ -29,6 +29,8 @@ static unsigned int ndp_sb_mean_min = 100, ndp_sb_mean_max = 1000;
 static unsigned int ndp_sb_decay_max = 60 * MSEC_PER_SEC;
 static unsigned int ndp_sb_excl_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_mem_max = 1 << 30;	/* 1 TiB in KiB */
+static unsigned int ndp_emb_tmo_max = 600 * MSEC_PER_SEC;
+static unsigned int ndp_amp_max = 1000;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -39,6 +41,8 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->pull_pacing_pct = 99;
 	nn->time_wait_ms = 1000;
 	nn->max_embryonic = 1024;
+	nn->embryonic_timeout_ms = 60 * MSEC_PER_SEC;
+	nn->amp_factor = 3;
 	nn->mem_max_kb = 0;
 	/* Scoreboard: htsim's rule (100 samples, 1.25x mean, 30 %). */
 	nn->sb_min_samples = 100;
@@ -68,6 +72,8 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("pull_pacing_pct", pull_pacing_pct, &ndp_pct_min, &ndp_pct_max),
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
+	NDP_SYSCTL("embryonic_timeout_ms", embryonic_timeout_ms, SYSCTL_ZERO, &ndp_emb_tmo_max),
+	NDP_SYSCTL("amp_factor", amp_factor, SYSCTL_ZERO, &ndp_amp_max),
 	NDP_SYSCTL("mem_max_kb", mem_max_kb, SYSCTL_ZERO, &ndp_mem_max),
 	NDP_SYSCTL("sb_min_samples", sb_min_samples, SYSCTL_ONE, &ndp_sb_samples_max),
 	NDP_SYSCTL("sb_nack_mean_pct", sb_nack_mean_pct, &ndp_sb_mean_min, &ndp_sb_mean_max),

@@ -35,7 +35,9 @@
 #include <linux/skbuff.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <linux/filter.h>
 #include <net/sock.h>
+#include <net/xfrm.h>
 #include <net/netfilter/nf_conntrack.h>
 
 #include "protocol.h"
@@ -58,9 +60,27 @@ static struct sk_buff *ndp_sndq_find(struct ndp_sock *nsk, u32 psn)
 	return NULL;
 }
 
-static void ndp_mark_acked(struct ndp_sock *nsk, struct sk_buff *skb)
+/*
+ * Whether @psn can be a report on our packets: at most snd_nxt (included
+ * if @incl: a cumulative ack), and no further back than our first psn or
+ * NDP_RCV_WINDOW psns before snd_una (reordered old reports).  A peer can
+ * only know these values from our packets: 32 random bits (isn) that an
+ * off-path sender cannot see.
+ */
+static bool ndp_report_ok(const struct ndp_sock *nsk, u32 psn, bool incl)
+{
+	u32 back = min(nsk->snd_nxt - nsk->isn,
+		       nsk->snd_nxt - nsk->snd_una + NDP_RCV_WINDOW);
+	u32 d = nsk->snd_nxt - psn;
+
+	return d <= back && (incl || d);
+}
+
+/* A report on a packet of ours that went out: the scoreboard learns. */
+static void ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
 {
 	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+	struct ndp_sock *nsk = ndp_sk(sk);
 
 	if (!cb->sent || cb->acked)
 		return;
@@ -68,10 +88,14 @@ static void ndp_mark_acked(struct ndp_sock *nsk, struct sk_buff *skb)
 	if (cb->rtx) {
 		cb->rtx = 0;
 		nsk->rtx_pending--;
+	} else if (path == cb->path) {
+		/* Reports on the transmission the path id names only. */
+		ndp_path_feedback(sk, path, NDP_PATH_FB_ACK);
 	}
 }
 
-static void ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum)
+/* Returns whether snd_una advanced. */
+static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 una = nsk->snd_una;
@@ -79,18 +103,18 @@ static void ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum)
 
 	skb = sel ? ndp_sndq_find(nsk, psn) : NULL;
 	if (skb)
-		ndp_mark_acked(nsk, skb);
+		ndp_mark_acked(sk, skb, path);
 	/* Cumulative: everything before the peer's rcv_nxt arrived. */
 	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd_nxt)) {
 		skb_queue_walk(&nsk->sndq, skb) {
 			if (!ndp_before(NDP_SKB_CB(skb)->psn, cum))
 				break;
-			ndp_mark_acked(nsk, skb);
+			ndp_mark_acked(sk, skb, U8_MAX);
 		}
 	}
 	ndp_clean_acked(sk);
 	if (nsk->snd_una == una)
-		return;
+		return false;
 	nsk->ever_acked = true;
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
 	if (skb_queue_empty(&nsk->sndq)) {
@@ -101,19 +125,24 @@ static void ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum)
 		ndp_rto_arm(sk);
 	}
 	sk->sk_write_space(sk);
+	return true;
 }
 
-static void ndp_rcv_nack(struct sock *sk, u32 psn)
+/* Returns whether a packet of ours was newly marked for retransmission. */
+static bool ndp_rcv_nack(struct sock *sk, u32 psn, u8 path, bool rts)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb = ndp_sndq_find(nsk, psn);
 	struct ndp_skb_cb *cb;
 
 	if (!skb)
-		return;
+		return false;
 	cb = NDP_SKB_CB(skb);
 	if (!cb->sent || cb->acked || cb->rtx)
-		return;
+		return false;
+	if (path == cb->path)
+		ndp_path_feedback(sk, path, rts ? NDP_PATH_FB_RTS :
+						  NDP_PATH_FB_NACK);
 	cb->rtx = 1;
 	nsk->rtx_pending++;
 	if (nsk->idle) {
@@ -121,6 +150,7 @@ static void ndp_rcv_nack(struct sock *sk, u32 psn)
 		nsk->idle = false;
 		nsk->unsched = 0;
 	}
+	return true;
 }
 
 /* An ACK or NACK of a packet still queued: the peer owes a pull for it. */
@@ -151,13 +181,19 @@ static void ndp_pull_gap_sample(struct ndp_sock *nsk)
 	nsk->pull_at = now;
 }
 
-static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
+/* Returns whether the pull counter advanced. */
+static bool ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 n;
 
 	if (!ndp_after(ctr, nsk->pull_seen))
-		return;		/* old or reordered pull */
+		return false;	/* old or reordered pull */
+	/* One pull per packet the peer received: never more than we sent. */
+	if (ndp_after(ctr, nsk->tx_data)) {
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_INBADPULLS);
+		return false;
+	}
 	n = ctr - nsk->pull_seen;
 	nsk->pull_seen = ctr;
 	nsk->pulls_owed -= min(n, nsk->pulls_owed);
@@ -166,6 +202,7 @@ static void ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 	ndp_send_credit(sk, xmitq);
 	nsk->pull_waiting = !nsk->credit &&
 			    (nsk->rtx_pending || nsk->send_head);
+	return true;
 }
 
 /*
@@ -203,18 +240,12 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct net *net = sock_net(sk);
-	struct ndp_skb_cb *cb;
 	struct sk_buff *skb;
 
 	NDP_INC_STATS(net, NDP_MIB_INRTS);
 	skb = ndp_sndq_find(nsk, psn);
-	if (!skb)
+	if (!skb || !ndp_rcv_nack(sk, psn, path, true))
 		return;
-	cb = NDP_SKB_CB(skb);
-	if (!cb->sent || cb->acked || cb->rtx)
-		return;
-	ndp_path_feedback(sk, path, NDP_PATH_FB_RTS);
-	ndp_rcv_nack(sk, psn);
 	if (!ndp_expects_pull(nsk)) {
 		NDP_INC_STATS(net, NDP_MIB_RTSRESENT);
 	} else if (ndp_path_mostly_acks(sk, path)) {
@@ -463,7 +494,74 @@ drop:
 /* ---------------------------------------------------------------------- */
 /* Per connection dispatch.                                               */
 
-static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
+/*
+ * An RST is believed only if it names a psn the peer can only know from
+ * our packets: one of ours it answers (no socket, data after close), or,
+ * for an abort, the peer's own oldest unacknowledged psn, which lies at
+ * most NDP_RCV_WINDOW behind what we expect next.
+ */
+static bool ndp_rst_ok(const struct ndp_sock *nsk, u32 psn)
+{
+	if (ndp_report_ok(nsk, psn, false))
+		return true;
+	return nsk->rcv_isn_known &&
+	       (u32)(nsk->rcv_nxt - psn) <= NDP_RCV_WINDOW;
+}
+
+/*
+ * ACK, NACK, PULL: feedback on what we sent.  Only a report on a psn of
+ * ours is taken (see ndp_report_ok()); it also proves that the peer
+ * receives what we send to its address.  Progress (something newly
+ * acknowledged or NACKed, a valid pull) resets the RTO give-up count.
+ */
+static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
+			     struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u16 flags = ntohs(nh->flags);
+	struct net *net = sock_net(sk);
+	u32 cum = ntohl(nh->syn_off);
+	u32 psn = ntohl(nh->psn);
+	bool progress = false;
+
+	if (!ndp_report_ok(nsk, cum, true) ||
+	    (nh->type != NDP_PKT_PULL && !ndp_report_ok(nsk, psn, false))) {
+		NDP_INC_STATS(net, NDP_MIB_INBADREPORTS);
+		return;
+	}
+	if (!nsk->addr_ok) {
+		nsk->addr_ok = true;
+		NDP_INC_STATS(net, NDP_MIB_ADDRVALIDATED);
+	}
+	nsk->heard = jiffies;
+	nsk->peer_synced = true;
+	nsk->ever_heard = true;
+	switch (nh->type) {
+	case NDP_PKT_ACK:
+		NDP_INC_STATS(net, NDP_MIB_INACKS);
+		ndp_rcv_owed(nsk, psn);
+		progress = ndp_rcv_ack(sk, true, psn, cum, nh->path);
+		break;
+	case NDP_PKT_NACK:
+		NDP_INC_STATS(net, NDP_MIB_INNACKS);
+		ndp_rcv_owed(nsk, psn);
+		progress = ndp_rcv_ack(sk, false, 0, cum, 0);
+		progress |= ndp_rcv_nack(sk, psn, nh->path, false);
+		break;
+	case NDP_PKT_PULL:
+		flags |= NDP_F_PULL;
+		progress = ndp_rcv_ack(sk, false, 0, cum, 0);
+		break;
+	}
+	if (flags & NDP_F_PULL) {
+		NDP_INC_STATS(net, NDP_MIB_INPULLS);
+		progress |= ndp_rcv_pull(sk, ntohl(nh->pull), xmitq);
+	}
+	if (progress)
+		nsk->retries = 0;
+}
+
+static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
 {
 	const struct ndphdr *nh = ndp_hdr(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -471,60 +569,49 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	struct sk_buff_head xmitq;
 	struct ndphdr hdr = *nh;
 	u16 flags = ntohs(hdr.flags);
+	unsigned int len = skb->len + skb_network_header_len(skb);
 
 	__skb_queue_head_init(&xmitq);
+	if (corrupt) {
+		/* Handled as if trimmed; the received packet stays as is. */
+		flags |= NDP_F_TRIMMED;
+		hdr.flags = htons(flags);
+	}
 	__skb_pull(skb, hdr.doff * 4);
 
 	spin_lock_bh(&nsk->lock);
-	if (nsk->dead) {
-		spin_unlock_bh(&nsk->lock);
-		kfree_skb(skb);
-		return;
-	}
-	nsk->retries = 0;	/* the peer is alive */
-	if (hdr.type != NDP_PKT_DATA && hdr.type != NDP_PKT_RST) {
-		nsk->heard = jiffies;	/* feedback on what we send */
-		nsk->peer_synced = true;
-	}
-	if (hdr.type != NDP_PKT_RST)
-		nsk->ever_heard = true;
+	if (nsk->dead)
+		goto out;
+	if (!nsk->addr_ok)
+		nsk->amp_rx += len;
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
 		if (flags & NDP_F_RTS) {
 			ndp_rcv_rts(sk, ntohl(hdr.psn), hdr.path, &xmitq);
 			break;
 		}
+		/* The opener's data never carries PASSIVE, the responder's
+		 * always does.
+		 */
+		if (!(flags & NDP_F_PASSIVE) != nsk->passive) {
+			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			break;
+		}
+		nsk->ever_heard = true;
 		ndp_rcv_data(sk, skb, &hdr, &xmitq);
 		skb = NULL;
 		break;
 	case NDP_PKT_ACK:
-		NDP_INC_STATS(net, NDP_MIB_INACKS);
-		ndp_path_feedback(sk, hdr.path, NDP_PATH_FB_ACK);
-		ndp_rcv_owed(nsk, ntohl(hdr.psn));
-		ndp_rcv_ack(sk, true, ntohl(hdr.psn), ntohl(hdr.syn_off));
-		if (flags & NDP_F_PULL) {
-			NDP_INC_STATS(net, NDP_MIB_INPULLS);
-			ndp_rcv_pull(sk, ntohl(hdr.pull), &xmitq);
-		}
-		break;
 	case NDP_PKT_NACK:
-		NDP_INC_STATS(net, NDP_MIB_INNACKS);
-		ndp_path_feedback(sk, hdr.path, NDP_PATH_FB_NACK);
-		ndp_rcv_owed(nsk, ntohl(hdr.psn));
-		ndp_rcv_ack(sk, false, 0, ntohl(hdr.syn_off));
-		ndp_rcv_nack(sk, ntohl(hdr.psn));
-		if (flags & NDP_F_PULL) {
-			NDP_INC_STATS(net, NDP_MIB_INPULLS);
-			ndp_rcv_pull(sk, ntohl(hdr.pull), &xmitq);
-		}
-		break;
 	case NDP_PKT_PULL:
-		NDP_INC_STATS(net, NDP_MIB_INPULLS);
-		ndp_rcv_ack(sk, false, 0, ntohl(hdr.syn_off));
-		ndp_rcv_pull(sk, ntohl(hdr.pull), &xmitq);
+		ndp_rcv_feedback(sk, &hdr, &xmitq);
 		break;
 	case NDP_PKT_RST:
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
+		if (!ndp_rst_ok(nsk, ntohl(hdr.psn))) {
+			NDP_INC_STATS(net, NDP_MIB_INBADRSTS);
+			break;
+		}
 		/* Refused only if the peer never spoke before: a passive
 		 * socket (created by the peer's data) is always reset.
 		 */
@@ -534,12 +621,15 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	}
 	if (!nsk->dead) {
-		/* Data held back until the peer knew us: a new window. */
-		if (nsk->idle && nsk->send_head)
+		/* Data held back until the peer knew us (a new window), or
+		 * by the amplification bound until it proved its address.
+		 */
+		if ((nsk->idle && nsk->send_head) || nsk->amp_blocked)
 			ndp_push(sk, &xmitq);
 		if (nsk->fin_acked)
 			ndp_try_finish(sk, &xmitq);
 	}
+out:
 	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
 	kfree_skb(skb);
@@ -570,8 +660,11 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		goto out;
 	if (lsk->sk_state != TCP_LISTEN || lnsk->dead)
 		goto out;
-	if (lnsk->accept_len > READ_ONCE(lsk->sk_max_ack_backlog) ||
-	    atomic_read(&nn->embryonic) >= READ_ONCE(nn->max_embryonic)) {
+	if (sk_acceptq_is_full(lsk)) {
+		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LISTENOVERFLOWS);
+		goto out;
+	}
+	if (atomic_read(&nn->embryonic) >= READ_ONCE(nn->max_embryonic)) {
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_EMBRYONICDROPS);
 		goto out;
 	}
@@ -607,6 +700,8 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 
 	ndp_sock_init_state(sk);
 	cnsk = ndp_sk(sk);
+	cnsk->passive = true;
+	cnsk->born = jiffies;
 	cnsk->nonce = fl->nonce;
 	cnsk->flow = *fl;
 	cnsk->flow.ifindex = lsk->sk_bound_dev_if;
@@ -626,8 +721,9 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	 * connection table takes its own.
 	 */
 	list_add_tail(&cnsk->accept_q, &lnsk->accept_q);
-	lnsk->accept_len++;
+	sk_acceptq_added(lsk);
 	atomic_inc(&nn->embryonic);
+	ndp_embryonic_arm(lsk, cnsk->born);
 	ndp_conn_hash(sk);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
 	spin_unlock_bh(&lnsk->lock);
@@ -640,29 +736,6 @@ out:
 
 /* ---------------------------------------------------------------------- */
 /* Demux.                                                                 */
-
-/* A packet that matches a time-wait record (see timewait.c). */
-static void ndp_rcv_tw(struct net *net, struct sk_buff *skb,
-		       const struct ndp_flow *fl, u32 rcv_nxt)
-{
-	const struct ndphdr *nh = ndp_hdr(skb);
-	u16 flags = ntohs(nh->flags);
-	u32 psn = ntohl(nh->psn);
-	bool old = ndp_before(psn, rcv_nxt);
-
-	if (nh->type != NDP_PKT_DATA)
-		return;
-	if (flags & NDP_F_SYN) {
-		NDP_INC_STATS(net, NDP_MIB_REPLAYREJECTED);
-		if (old)
-			ndp_send_reply(net, fl, NDP_PKT_ACK, psn, rcv_nxt);
-		return;
-	}
-	if (old || (flags & NDP_F_FIN && !ntohs(nh->paylen)))
-		ndp_send_reply(net, fl, NDP_PKT_ACK, psn, rcv_nxt);
-	else
-		ndp_send_reply(net, fl, NDP_PKT_RST, psn, 0);
-}
 
 static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
 {
@@ -679,6 +752,36 @@ static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
 	return csum_fold(skb_checksum(skb, hlen, plen, 0)) == nh->pcsum;
 }
 
+/* IPsec policy for a packet of protocol ndp_ipproto (.no_policy is set). */
+static bool ndp_policy_ok(struct sock *sk, struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return xfrm4_policy_check(sk, XFRM_POLICY_IN, skb);
+	return xfrm6_policy_check(sk, XFRM_POLICY_IN, skb);
+}
+
+/*
+ * What a socket applies before it takes a packet, as udp.c does: IPsec
+ * policy, then socket filter and LSM (sk_filter_trim_cap() runs
+ * security_sock_rcv_skb() first).  A filter may not cut a packet short:
+ * its payload checksum would fail, so such a verdict drops it too.
+ */
+static bool ndp_sk_accepts(struct sock *sk, struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+
+	if (!ndp_policy_ok(sk, skb)) {
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_POLICYDROPS);
+		return false;
+	}
+	if (sk_filter_trim_cap(sk, skb, ndp_hdr(skb)->doff * 4) ||
+	    skb->len != len) {
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_FILTERDROPS);
+		return false;
+	}
+	return true;
+}
+
 /*
  * Entry from the IPv4/IPv6 handlers: header checksum verified, transport
  * header set, @fl filled from the packet (local = destination).  Consumes
@@ -688,14 +791,15 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 {
 	struct net *net = dev_net(skb->dev);
 	struct ndphdr *nh = ndp_hdr(skb);
+	u16 flags = ntohs(nh->flags);
+	bool corrupt = false;
 	struct sock *sk, *lsk;
-	u32 rcv_nxt;
 
 	if (skb->pkt_type != PACKET_HOST)
 		goto drop;
-	if (nh->type == NDP_PKT_DATA && ndp_hdr_has(nh, NDP_F_RTS)) {
+	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_RTS)) {
 		/* Returned to sender: addresses swapped, ports not. */
-		if (!ndp_hdr_has(nh, NDP_F_TRIMMED))
+		if (!(flags & NDP_F_TRIMMED))
 			goto drop;
 		swap(fl->lport, fl->rport);
 		sk = ndp_conn_lookup(net, fl);
@@ -706,15 +810,13 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		goto drop;
 	}
 	if (nh->type == NDP_PKT_DATA && !ndp_data_is_valid(skb, nh)) {
-		if (ntohs(nh->paylen) == skb->len - nh->doff * 4) {
-			/* Corrupt payload, intact header: a NACK repairs it. */
-			NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
-			skb_trim(skb, nh->doff * 4);
-			ndp_hdr_update_flags(nh, NDP_F_TRIMMED, 0);
-		} else {
+		if (ntohs(nh->paylen) != skb->len - nh->doff * 4) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
 			goto drop;
 		}
+		/* Corrupt payload, intact header: a NACK repairs it. */
+		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
+		corrupt = true;
 	}
 
 	sk = ndp_conn_lookup(net, fl);
@@ -722,22 +824,27 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		sk = ndp_conn_lookup_any(net, fl);
 	if (sk)
 		goto found;
+	if (!ndp_policy_ok(NULL, skb)) {
+		NDP_INC_STATS(net, NDP_MIB_POLICYDROPS);
+		goto drop;
+	}
 	if (nh->type == NDP_PKT_RST) {
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
 		goto drop;
 	}
-	if (ndp_tw_lookup(net, fl, &rcv_nxt)) {
-		ndp_rcv_tw(net, skb, fl, rcv_nxt);
+	if (ndp_tw_rcv(net, skb, fl))
 		goto drop;
-	}
-	if (nh->type == NDP_PKT_DATA && ndp_hdr_has(nh, NDP_F_SYN)) {
+	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
+	    !(flags & NDP_F_PASSIVE)) {
 		lsk = ndp_listener_lookup(net, fl, skb->skb_iif);
 		if (lsk) {
-			sk = ndp_passive_open(lsk, skb, fl);
+			sk = NULL;
+			if (ndp_sk_accepts(lsk, skb))
+				sk = ndp_passive_open(lsk, skb, fl);
 			sock_put(lsk);
 			if (sk)
-				goto found;
-			goto drop;	/* backlog full: the sender retries */
+				goto found_open;
+			goto drop;	/* refused: the sender retries */
 		}
 	}
 	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
@@ -746,7 +853,12 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 	goto drop;
 
 found:
-	ndp_rcv_conn(sk, skb);
+	if (!ndp_sk_accepts(sk, skb)) {
+		sock_put(sk);
+		goto drop;
+	}
+found_open:
+	ndp_rcv_conn(sk, skb, corrupt);
 	sock_put(sk);
 	return 0;
 drop:

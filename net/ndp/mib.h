@@ -51,8 +51,8 @@ enum ndp_mib_field {
 	NDP_MIB_INDUPS,		/* InDups: duplicate DATA received */
 	NDP_MIB_PASSIVEOPENS,	/* PassiveOpens: created by a first window */
 	NDP_MIB_ACTIVEOPENS,	/* ActiveOpens: connections opened by connect */
-	/* EmbryonicDrops: first windows refused, backlog or max_embryonic
-	 * full
+	/* EmbryonicDrops: first windows refused, net.ndp.max_embryonic
+	 * reached in the namespace
 	 */
 	NDP_MIB_EMBRYONICDROPS,
 	NDP_MIB_RCVQDROPS,	/* RcvQDrops: DATA dropped, receive memory full */
@@ -65,6 +65,30 @@ enum ndp_mib_field {
 	NDP_MIB_RTXSAMEPATH,
 	/* MemDrops: DATA refused (NACKed), net.ndp.mem_max_kb reached */
 	NDP_MIB_MEMDROPS,
+	/* InBadPulls: pull counters beyond the packets we sent, ignored */
+	NDP_MIB_INBADPULLS,
+	/* InBadReports: ACK/NACK/PULL naming no psn of ours, ignored */
+	NDP_MIB_INBADREPORTS,
+	/* InBadRsts: RST naming no psn of the connection, ignored */
+	NDP_MIB_INBADRSTS,
+	/* AddrValidated: passive connections whose peer proved its address */
+	NDP_MIB_ADDRVALIDATED,
+	/* AmpLimited: transmissions held back by net.ndp.amp_factor */
+	NDP_MIB_AMPLIMITED,
+	/* AmpHeaders: headers sent instead of whole packets, same bound */
+	NDP_MIB_AMPHEADERS,
+	/* PolicyDrops: packets refused by IPsec policy */
+	NDP_MIB_POLICYDROPS,
+	/* FilterDrops: packets refused by a socket filter or the LSM */
+	NDP_MIB_FILTERDROPS,
+	/* TwFinAcked: a peer's late FIN acknowledged from time-wait */
+	NDP_MIB_TWFINACKED,
+	/* ListenOverflows: first windows refused, listener backlog full */
+	NDP_MIB_LISTENOVERFLOWS,
+	/* EmbryonicTimeouts: unaccepted connections reset after
+	 * net.ndp.embryonic_timeout_ms
+	 */
+	NDP_MIB_EMBRYONICTIMEOUTS,
 	NDP_MIB_MAX
 };
 

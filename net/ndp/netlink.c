@@ -548,7 +548,8 @@ static int ndp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 	    ndp_nl_put_addr(skb, NDP_A_SOCK_DADDR, sk->sk_family, &fl.raddr) ||
 	    nla_put_u16(skb, NDP_A_SOCK_SPORT, ntohs(inet->inet_sport)) ||
 	    nla_put_u16(skb, NDP_A_SOCK_DPORT, ntohs(inet->inet_dport)) ||
-	    nla_put_u32(skb, NDP_A_SOCK_NONCE, READ_ONCE(nsk->nonce)) ||
+	    (netlink_net_capable(cb->skb, CAP_NET_ADMIN) &&
+	     nla_put_u32(skb, NDP_A_SOCK_NONCE, READ_ONCE(nsk->nonce))) ||
 	    nla_put_u8(skb, NDP_A_SOCK_STATE, inet_sk_state_load(sk)) ||
 	    nla_put_u32(skb, NDP_A_SOCK_SNDQ, skb_queue_len_lockless(&nsk->sndq)) ||
 	    nla_put_u32(skb, NDP_A_SOCK_RCVQ, sk_rmem_alloc_get(sk)) ||

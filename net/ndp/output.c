@@ -302,7 +302,45 @@ static u8 ndp_data_path(struct sock *sk, struct ndp_skb_cb *cb, u16 flags)
 	return id;
 }
 
-/* Queue a copy of @skb for transmission with its NDP header. */
+/* Bytes of IP and NDP header in front of each packet of @sk. */
+static u32 ndp_hdrs_len(const struct sock *sk)
+{
+	return NDP_HDR_LEN + (sk->sk_family == AF_INET ?
+			      sizeof(struct iphdr) : sizeof(struct ipv6hdr));
+}
+
+/*
+ * Anti-amplification (as QUIC's, RFC 9000 section 8.1): until the peer of
+ * a passive connection has proved that it receives what we send to its
+ * address (input.c), we send it at most net.ndp.amp_factor times the
+ * bytes it sent us.  A packet of @len payload bytes that does not fit
+ * goes as its header alone, as if a switch had trimmed it, when that
+ * fits: the peer NACKs the header, which proves its address, and pulls
+ * the packet.  Returns 0 (send it whole), NDP_F_TRIMMED (send the header
+ * alone) or -1 (hold it: the peer's next packet tries again).
+ */
+static int ndp_amp_check(struct sock *sk, u32 len)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 f = READ_ONCE(ndp_pernet(sock_net(sk))->amp_factor);
+	u64 budget;
+
+	if (nsk->addr_ok || !f)
+		return 0;
+	budget = nsk->amp_rx * f;
+	if (nsk->amp_tx + ndp_hdrs_len(sk) + len <= budget)
+		return 0;
+	if (nsk->amp_tx + ndp_hdrs_len(sk) <= budget)
+		return NDP_F_TRIMMED;
+	nsk->amp_blocked = true;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_AMPLIMITED);
+	return -1;
+}
+
+/*
+ * Queue a copy of @skb for transmission with its NDP header; with
+ * NDP_F_TRIMMED (ndp_amp_check()) the header alone.
+ */
 static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 			  struct sk_buff_head *xmitq)
 {
@@ -314,10 +352,23 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	u8 path;
 
 	flags |= cb->flags;
+	if (nsk->passive)
+		flags |= NDP_F_PASSIVE;
 	path = ndp_data_path(sk, cb, flags);
 	cb->sent = 1;
 	cb->sent_at = jiffies;
-	nskb = pskb_copy(skb, GFP_ATOMIC);
+	nsk->tx_data++;
+	if (!nsk->addr_ok)
+		nsk->amp_tx += ndp_hdrs_len(sk) +
+			       (flags & NDP_F_TRIMMED ? 0 : skb->len);
+	if (flags & NDP_F_TRIMMED) {
+		nskb = alloc_skb(NDP_HEADROOM, GFP_ATOMIC);
+		if (nskb)
+			skb_reserve(nskb, NDP_HEADROOM);
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_AMPHEADERS);
+	} else {
+		nskb = pskb_copy(skb, GFP_ATOMIC);
+	}
 	if (!nskb)
 		return;		/* as if lost: the RTO resends it */
 	memset(nskb->cb, 0, sizeof(nskb->cb));
@@ -358,7 +409,8 @@ static void ndp_send_new(struct sock *sk, u16 flags,
 	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk), xmitq);
 }
 
-static bool ndp_send_one_rtx(struct sock *sk, struct sk_buff_head *xmitq)
+static bool ndp_send_one_rtx(struct sock *sk, u16 flags,
+			     struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
@@ -372,7 +424,8 @@ static bool ndp_send_one_rtx(struct sock *sk, struct sk_buff_head *xmitq)
 			continue;
 		cb->rtx = 0;
 		nsk->rtx_pending--;
-		ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk), xmitq);
+		ndp_send_data(sk, skb, flags | NDP_F_RTX | ndp_last_flag(nsk),
+			      xmitq);
 		return true;
 	}
 	nsk->rtx_pending = 0;	/* stale count: nothing marked */
@@ -395,9 +448,14 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 		nsk->idle = false;
 		nsk->unsched = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
 	}
+	nsk->amp_blocked = false;
 	while (nsk->unsched && nsk->send_head) {
+		int amp = ndp_amp_check(sk, nsk->send_head->len);
+
+		if (amp < 0)
+			break;
 		nsk->unsched--;
-		ndp_send_new(sk, NDP_F_UNSCHED, xmitq);
+		ndp_send_new(sk, NDP_F_UNSCHED | amp, xmitq);
 	}
 	ndp_send_credit(sk, xmitq);
 }
@@ -408,10 +466,14 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	while (nsk->credit) {
-		if (nsk->rtx_pending && ndp_send_one_rtx(sk, xmitq)) {
+		int amp = ndp_amp_check(sk, nsk->mss);
+
+		if (amp < 0)
+			break;
+		if (nsk->rtx_pending && ndp_send_one_rtx(sk, amp, xmitq)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTXNACK);
 		} else if (nsk->send_head) {
-			ndp_send_new(sk, 0, xmitq);
+			ndp_send_new(sk, amp, xmitq);
 		} else {
 			/* Nothing to send: the pull is void. */
 			nsk->credit = 0;
@@ -458,12 +520,17 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 	skb_queue_walk(&nsk->sndq, skb) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 		u16 flags = NDP_F_RTX | NDP_F_UNSCHED;
+		int amp;
 
 		if (skb == nsk->send_head || n >= max)
 			break;
 		if (!cb->sent || cb->acked || cb->rtx ||
 		    time_after(cb->sent_at, cutoff))
 			continue;
+		amp = ndp_amp_check(sk, skb->len);
+		if (amp < 0)
+			break;
+		flags |= amp;
 		/* No news of it: a loss on the path it took. */
 		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
 		if (skb_queue_is_last(&nsk->sndq, skb) ||
@@ -484,12 +551,16 @@ void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 {
 	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
+	int amp;
 
 	if (!cb->rtx)
 		return;
+	amp = ndp_amp_check(sk, skb->len);
+	if (amp < 0)
+		return;		/* a pull takes it */
 	cb->rtx = 0;
 	nsk->rtx_pending--;
-	ndp_send_data(sk, skb, NDP_F_RTX | ndp_last_flag(nsk), xmitq);
+	ndp_send_data(sk, skb, amp | NDP_F_RTX | ndp_last_flag(nsk), xmitq);
 }
 
 /* Free acknowledged packets at the head of the send queue. */

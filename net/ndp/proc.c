@@ -4,6 +4,7 @@
  * reading process's network namespace.
  */
 
+#include <linux/capability.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <net/net_namespace.h>
@@ -51,6 +52,17 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_RTXOTHERPATH]	= "RtxOtherPath",
 	[NDP_MIB_RTXSAMEPATH]	= "RtxSamePath",
 	[NDP_MIB_MEMDROPS]	= "MemDrops",
+	[NDP_MIB_INBADPULLS]	= "InBadPulls",
+	[NDP_MIB_INBADREPORTS]	= "InBadReports",
+	[NDP_MIB_INBADRSTS]	= "InBadRsts",
+	[NDP_MIB_ADDRVALIDATED]	= "AddrValidated",
+	[NDP_MIB_AMPLIMITED]	= "AmpLimited",
+	[NDP_MIB_AMPHEADERS]	= "AmpHeaders",
+	[NDP_MIB_POLICYDROPS]	= "PolicyDrops",
+	[NDP_MIB_FILTERDROPS]	= "FilterDrops",
+	[NDP_MIB_TWFINACKED]	= "TwFinAcked",
+	[NDP_MIB_LISTENOVERFLOWS] = "ListenOverflows",
+	[NDP_MIB_EMBRYONICTIMEOUTS] = "EmbryonicTimeouts",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)
@@ -68,9 +80,11 @@ static int ndp_stat_seq_show(struct seq_file *seq, void *v)
 
 /*
  * /proc/net/ndp_socks: one line per connection, for debugging (a snapshot
- * taken under each socket's lock; the layout may change).
+ * taken under each socket's lock; the layout may change).  The nonce shows
+ * as 0 to readers without CAP_NET_ADMIN in the namespace's user namespace.
  */
-static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk)
+static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
+			       bool secrets)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *h, *o;
@@ -80,7 +94,7 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk)
 	o = skb_peek(&nsk->ooo);
 	seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
 		   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
-		   nsk->nonce, sk->sk_state,
+		   secrets ? nsk->nonce : 0, sk->sk_state,
 		   nsk->snd_una, (int)(nsk->snd_nxt - nsk->snd_una),
 		   nsk->send_head ?
 		   (int)(NDP_SKB_CB(nsk->send_head)->psn - nsk->snd_una) : -1,
@@ -108,6 +122,10 @@ static int ndp_socks_seq_show(struct seq_file *seq, void *v)
 	struct sock *batch[NDP_SOCKS_BATCH];
 	struct ndp_sock *nsk;
 	int i, n, k, skip;
+	bool secrets;
+
+	/* The nonce lets its holder forge packets of the connection. */
+	secrets = file_ns_capable(seq->file, nn->net->user_ns, CAP_NET_ADMIN);
 
 	seq_puts(seq, "lport rport nonce state snd_una snd_nxt head rtx credit idle una_acked rcv_nxt rcv_high ooo ooo_first rmem rcvbuf wmemq pull_pending blocked linked hole retries rto_us\n");
 	for (i = 0; i < ARRAY_SIZE(nn->conn_hash); i++) {
@@ -126,7 +144,7 @@ static int ndp_socks_seq_show(struct seq_file *seq, void *v)
 			}
 			spin_unlock_bh(&nn->conn_lock);
 			for (k = 0; k < n; k++) {
-				ndp_socks_show_one(seq, batch[k]);
+				ndp_socks_show_one(seq, batch[k], secrets);
 				sock_put(batch[k]);
 			}
 			skip += n;

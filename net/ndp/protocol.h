@@ -71,7 +71,12 @@ extern unsigned int ndp_ipproto;
  * @pull_pacing_pct: fraction of the link rate pulls aim at, percent.
  * @time_wait_ms: lifetime of time-wait state at both ends.
  * @max_embryonic: connections created by first windows and not yet
- *	accepted, per namespace.
+ *	accepted, per namespace (a second bound after each listener's
+ *	backlog).
+ * @embryonic_timeout_ms: a connection created by a first window and not
+ *	accepted within this time is reset (0: never).
+ * @amp_factor: a passive connection sends at most this many times the
+ *	bytes it received until the peer proves its address (0: no bound).
  * @mem_max_kb: bound on @rmem in KiB (net.ndp.mem_max_kb); 0 = none.
  * @rmem: bytes (truesize) of DATA held in the receive and out-of-order
  *	queues of all sockets of the namespace.
@@ -115,6 +120,8 @@ struct ndp_net {
 	u32			pull_pacing_pct;
 	u32			time_wait_ms;
 	u32			max_embryonic;
+	u32			embryonic_timeout_ms;
+	u32			amp_factor;
 	u32			mem_max_kb;
 	struct ndp_mib __percpu	*mib;
 	atomic_long_t		rmem;
@@ -242,12 +249,23 @@ struct ndp_skb_cb {
  * @bound: owns its local port in the bind table.
  * @hashed: reachable by received packets (holds a socket reference).
  * @dead: torn down; nothing may be queued or armed any more.
+ * @passive: created by a peer's first window (responder): our DATA
+ *	carries NDP_F_PASSIVE.
+ * @addr_ok: the peer proved it receives what we send to its address: it
+ *	reported on a psn of ours, which it can only know from our packets
+ *	(always true on the active side).  Until then a passive connection
+ *	sends at most net.ndp.amp_factor times what it received.
+ * @amp_rx: bytes received from the peer while !@addr_ok.
+ * @amp_tx: DATA bytes sent to the peer while !@addr_ok.
+ * @amp_blocked: the bound held a packet back; the next packet from the
+ *	peer tries again.
+ * @born: jiffies the connection was created (embryonic timeout).
  * @nonce: connection nonce (0 until connected).
  * @flow: addresses, ports and nonce of the connection (set once connected;
  *	immutable afterwards, so readable without @lock).
  * @mss: payload bytes per packet.
- * @accept_q: listener: children not yet accepted.  Child: entry.
- * @accept_len: listener: length of @accept_q.
+ * @accept_q: listener: children not yet accepted, oldest first (its
+ *	length is sk_ack_backlog).  Child: entry.
  * @parent: child: the listener while queued for accept.
  * @sndq: packets from @snd_una on, in psn order: sent and unsent.
  * @send_head: first never-sent packet in @sndq, or NULL.
@@ -259,6 +277,8 @@ struct ndp_skb_cb {
  * @snd_nxt: psn of the next packet queued by sendmsg.
  * @snd_bytes: bytes queued by sendmsg so far (stream offset).
  * @pull_seen: last pull counter received.
+ * @tx_data: DATA packets transmitted so far: the peer issues at most one
+ *	pull per packet it receives, so its pull counter never exceeds it.
  * @pulls_owed: estimate of the pulls the peer still owes us: one per
  *	packet newly ACKed or NACKed, minus each pull received (floor 0).
  * @mp_round: multipath: the current round, a random permutation of the
@@ -276,7 +296,8 @@ struct ndp_skb_cb {
  * @fin_acked: our FIN was acknowledged.
  * @rto_timer: retransmission timer (holds a socket reference when armed).
  * @rto_us: current timeout, microseconds.
- * @retries: RTO expiries since the peer last spoke.
+ * @retries: RTO expiries since the peer last made progress (acknowledged,
+ *	NACKed or validly pulled something of ours).
  * @heard: jiffies of the peer's last ACK, NACK or PULL (its own data
  *	does not count: it says nothing about the pulls it owes us).
  * @pull_at: jiffies of the last pull counter advance.
@@ -311,12 +332,17 @@ struct ndp_sock {
 	bool			bound;
 	bool			hashed;
 	bool			dead;
+	bool			passive;
+	bool			addr_ok;
+	bool			amp_blocked;
+	u64			amp_rx;
+	u64			amp_tx;
+	unsigned long		born;
 	u32			nonce;
 	struct ndp_flow		flow;
 	u32			mss;
 
 	struct list_head	accept_q;
-	u32			accept_len;
 	struct sock		*parent;
 
 	struct sk_buff_head	sndq;
@@ -328,6 +354,7 @@ struct ndp_sock {
 	u32			snd_nxt;
 	u64			snd_bytes;
 	u32			pull_seen;
+	u32			tx_data;
 	u32			pulls_owed;
 	u8			mp_round[NDP_PATHS_PER_DST];
 	u8			mp_len;
@@ -485,6 +512,7 @@ void ndp_sock_init_state(struct sock *sk);
 void ndp_done(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_set_error(struct sock *sk, int err, struct sk_buff_head *xmitq);
 void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq);
+void ndp_abort_child(struct sock *sk);
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
@@ -539,11 +567,13 @@ bool ndp_rcv_has_room(const struct sock *sk);
 void ndp_timer_init(struct sock *sk);
 void ndp_rto_arm(struct sock *sk);
 void ndp_rto_stop(struct sock *sk);
+void ndp_embryonic_arm(struct sock *lsk, unsigned long born);
 
 /* timewait.c */
 void ndp_tw_net_init(struct ndp_net *nn);
 void ndp_tw_net_exit(struct ndp_net *nn);
 void ndp_tw_add(struct sock *sk);
-bool ndp_tw_lookup(struct net *net, const struct ndp_flow *fl, u32 *rcv_nxt);
+bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
+		const struct ndp_flow *fl);
 
 #endif /* _NDP_PROTOCOL_H */

@@ -119,7 +119,10 @@ static void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 	if (nsk->dead)
 		return;
 	if (nsk->nonce) {
-		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, nsk->snd_nxt);
+		/* Our oldest unacknowledged psn: the peer checks it against
+		 * what it expects from us (input.c, ndp_rst_ok()).
+		 */
+		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, nsk->snd_una);
 		if (skb) {
 			__skb_queue_tail(xmitq, skb);
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTRSTS);
@@ -245,8 +248,12 @@ static int ndp_hash(struct sock *sk)
 	return 0;
 }
 
-/* Unaccepted child of a closing listener: reset it. */
-static void ndp_abort_child(struct sock *sk)
+/*
+ * Unaccepted child of a closing listener, or one that nobody accepted in
+ * time (timer.c): reset it.  The caller unlinked it from the accept queue
+ * and passes the queue's reference.
+ */
+void ndp_abort_child(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff_head xmitq;
@@ -270,8 +277,8 @@ static void ndp_unlisten(struct sock *sk)
 	spin_lock_bh(&nsk->lock);
 	inet_sk_set_state(sk, TCP_CLOSE);
 	list_splice_init(&nsk->accept_q, &children);
-	atomic_sub(nsk->accept_len, &nn->embryonic);
-	nsk->accept_len = 0;
+	atomic_sub(READ_ONCE(sk->sk_ack_backlog), &nn->embryonic);
+	WRITE_ONCE(sk->sk_ack_backlog, 0);
 	spin_unlock_bh(&nsk->lock);
 	list_for_each_entry_safe(child, tmp, &children, accept_q) {
 		list_del_init(&child->accept_q);
@@ -509,6 +516,7 @@ static int ndp_connect(struct socket *sock, struct sockaddr *uaddr,
 
 	spin_lock_bh(&nsk->lock);
 	nsk->nonce = nonce;
+	nsk->addr_ok = true;	/* we chose the peer's address */
 	ndp_sk_flow(sk, &nsk->flow);
 	nsk->mss = ndp_mss_for(sk, mtu);
 	nsk->ifindex = ifindex;
@@ -581,7 +589,7 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 						 struct ndp_sock, accept_q);
 		if (child) {
 			list_del_init(&child->accept_q);
-			nsk->accept_len--;
+			sk_acceptq_removed(sk);
 			atomic_dec(&ndp_pernet(sock_net(sk))->embryonic);
 			child->parent = NULL;
 		}

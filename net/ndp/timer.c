@@ -31,6 +31,14 @@
  *
  * The timer is a timer_list (softirq) holding a socket reference while
  * pending (sk_reset_timer() / sk_stop_timer()).
+ *
+ * A listener sends no data, so its timer serves another purpose: it
+ * resets connections that first windows created and that nobody accepted
+ * within net.ndp.embryonic_timeout_ms.  Without a handshake, a first window
+ * from a spoofed address creates such a connection as easily as a real
+ * one; the timeout plays the part of TCP's SYN-RECV timeout, so that
+ * neither the listener's backlog nor the namespace-wide max_embryonic
+ * stays full for good.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -40,17 +48,70 @@
 
 #include "protocol.h"
 
+static unsigned long ndp_embryonic_timeout(const struct sock *sk)
+{
+	u32 ms = READ_ONCE(ndp_pernet(sock_net(sk))->embryonic_timeout_ms);
+
+	return ms ? max(msecs_to_jiffies(ms), 1UL) : 0;
+}
+
+/* A child was queued for accept at @born; listener lock held. */
+void ndp_embryonic_arm(struct sock *lsk, unsigned long born)
+{
+	unsigned long tmo = ndp_embryonic_timeout(lsk);
+	struct ndp_sock *lnsk = ndp_sk(lsk);
+
+	lockdep_assert_held(&lnsk->lock);
+	if (tmo && !lnsk->dead && !timer_pending(&lnsk->rto_timer))
+		sk_reset_timer(lsk, &lnsk->rto_timer, born + tmo);
+}
+
+/*
+ * Listener lock held: move the children queued longer than the timeout
+ * (the oldest are first) to @expired and re-arm for the next one.
+ */
+static void ndp_embryonic_expire(struct sock *lsk, struct list_head *expired)
+{
+	unsigned long tmo = ndp_embryonic_timeout(lsk);
+	struct ndp_sock *lnsk = ndp_sk(lsk);
+	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
+	struct ndp_sock *child, *tmp;
+
+	lockdep_assert_held(&lnsk->lock);
+	if (!tmo)
+		return;
+	list_for_each_entry_safe(child, tmp, &lnsk->accept_q, accept_q) {
+		if (time_before(jiffies, child->born + tmo)) {
+			sk_reset_timer(lsk, &lnsk->rto_timer,
+				       child->born + tmo);
+			break;
+		}
+		list_move_tail(&child->accept_q, expired);
+		child->parent = NULL;
+		sk_acceptq_removed(lsk);
+		atomic_dec(&nn->embryonic);
+		NDP_INC_STATS(sock_net(lsk), NDP_MIB_EMBRYONICTIMEOUTS);
+	}
+}
+
 static void ndp_rto_fire(struct timer_list *t)
 {
 	struct ndp_sock *nsk = from_timer(nsk, t, rto_timer);
 	struct sock *sk = (struct sock *)nsk;
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	unsigned long rto, oldest;
+	struct ndp_sock *child, *tmp;
 	struct sk_buff_head xmitq;
+	LIST_HEAD(expired);
 	int n;
 
 	__skb_queue_head_init(&xmitq);
 	spin_lock_bh(&nsk->lock);
+	if (sk->sk_state == TCP_LISTEN && !nsk->dead) {
+		if (!timer_pending(&nsk->rto_timer))
+			ndp_embryonic_expire(sk, &expired);
+		goto out;
+	}
 	if (nsk->dead || skb_queue_empty(&nsk->sndq))
 		goto out;
 	if (timer_pending(&nsk->rto_timer))
@@ -95,6 +156,10 @@ static void ndp_rto_fire(struct timer_list *t)
 out:
 	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
+	list_for_each_entry_safe(child, tmp, &expired, accept_q) {
+		list_del_init(&child->accept_q);
+		ndp_abort_child((struct sock *)child);
+	}
 	sock_put(sk);
 }
 

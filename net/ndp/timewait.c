@@ -7,14 +7,21 @@
  * one and deliver its data twice.  When a connection ends (both FINs
  * exchanged, close, reset or timeout), each end keeps a small record of
  * the 4-tuple, the nonce and the next psn it expected, for
- * net.ndp.time_wait_ms (0 disables).  A packet that matches a record:
- *   - DATA with SYN: counted in ReplayRejected and dropped (acknowledged
- *     when it is older than the expected psn, so a peer that missed our
- *     ACK can finish);
- *   - other DATA: ACKed if old or a bare FIN, else answered with RST (data
- *     sent to a closed socket);
- *   - ACK, NACK, PULL, RST: dropped silently.
- * A new connection on the same 4-tuple uses a new nonce and is unaffected.
+ * net.ndp.time_wait_ms (0 disables).  A packet that matches a record
+ * never reaches a listener, whatever its flags:
+ *   - DATA older than the expected psn (a duplicate, a replay, or a
+ *     retransmission whose ACK was lost): ACKed with the expected psn as
+ *     cumulative ack, so a peer that missed our ACK can finish;
+ *   - the peer's FIN without payload at the expected psn (it closed after
+ *     we finished, e.g. the server closed first and the connection ended
+ *     when its own FIN was acknowledged): ACKed, and the record now
+ *     expects the psn after it, as an open socket would;
+ *   - any other DATA (payload sent to a connection that is over): RST;
+ *   - ACK, NACK, PULL, RST: dropped silently (nothing is owed).
+ * DATA with SYN is counted in ReplayRejected in every case: it would have
+ * opened a connection without the record.  A late FIN (with or without
+ * SYN) is thus acknowledged, creates nothing and draws no reset.  A new
+ * connection on the same 4-tuple uses a new nonce and is unaffected.
  *
  * Records live in a per-netns hash (at most NDP_TW_MAX, the oldest is
  * evicted first) and are reaped by one per-netns timer.
@@ -106,26 +113,51 @@ void ndp_tw_add(struct sock *sk)
 }
 
 /*
- * Whether @fl matches a live time-wait record; if so *@rcv_nxt is the
- * next psn that connection expected.
+ * Handle a packet for which no connection exists if it matches a live
+ * time-wait record (see the top of this file).  Returns false if none
+ * matches; the caller owns @skb either way.
  */
-bool ndp_tw_lookup(struct net *net, const struct ndp_flow *fl, u32 *rcv_nxt)
+bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
+		const struct ndp_flow *fl)
 {
+	const struct ndphdr *nh = ndp_hdr(skb);
 	struct ndp_net *nn = ndp_pernet(net);
+	u16 flags = ntohs(nh->flags);
+	u32 psn = ntohl(nh->psn);
+	u8 reply = 0;
 	struct ndp_tw *tw;
 	bool found = false;
+	u32 cum = 0;
 
 	spin_lock_bh(&nn->twr_lock);
 	hlist_for_each_entry(tw, ndp_tw_bucket(nn, fl), hnode) {
-		if (ndp_flow_match(&tw->fl, fl) &&
-		    time_before(jiffies, tw->expires)) {
-			*rcv_nxt = tw->rcv_nxt;
-			found = true;
+		if (!ndp_flow_match(&tw->fl, fl) ||
+		    !time_before(jiffies, tw->expires))
+			continue;
+		found = true;
+		if (nh->type != NDP_PKT_DATA)
 			break;
+		if (ndp_before(psn, tw->rcv_nxt)) {
+			reply = NDP_PKT_ACK;
+		} else if (psn == tw->rcv_nxt && (flags & NDP_F_FIN) &&
+			   !ntohs(nh->paylen) && !(flags & NDP_F_TRIMMED)) {
+			tw->rcv_nxt++;
+			reply = NDP_PKT_ACK;
+			NDP_INC_STATS(net, NDP_MIB_TWFINACKED);
+		} else {
+			reply = NDP_PKT_RST;
 		}
+		cum = tw->rcv_nxt;
+		break;
 	}
 	spin_unlock_bh(&nn->twr_lock);
-	return found;
+	if (!found)
+		return false;
+	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN))
+		NDP_INC_STATS(net, NDP_MIB_REPLAYREJECTED);
+	if (reply)
+		ndp_send_reply(net, fl, reply, psn, cum);
+	return true;
 }
 
 void ndp_tw_net_init(struct ndp_net *nn)

@@ -83,7 +83,7 @@ perf()
 # stat_line NS LABEL: the counters of NS that tell how connections end.
 stat_line()
 {
-	ip netns exec "$1" awk -v h="$2" -v want=" EstabResets OutRsts InRsts NoSocket Rtos RtoProbes InRts RtsResent RtsWaitPull ReplayRejected EmbryonicDrops PassiveOpens ActiveOpens InDups InErrs InCsumErrs " \
+	ip netns exec "$1" awk -v h="$2" -v want=" EstabResets OutRsts InRsts NoSocket Rtos RtoProbes InRts RtsResent RtsWaitPull ReplayRejected EmbryonicDrops ListenOverflows EmbryonicTimeouts PassiveOpens ActiveOpens InDups InErrs InCsumErrs " \
 		'$2 != 0 && index(want, " " $1 " ") { s = s " " $1 "=" $2 }
 		 END { print h " counters:" s }' /proc/net/ndp_stat
 }

@@ -10,7 +10,7 @@
 #   - close() with data queued delivers it all, then end of stream; with
 #     SO_LINGER {1, 0} it aborts: the peer gets ECONNRESET;
 #   - a listener whose backlog is full refuses further first windows
-#     (EmbryonicDrops); the senders' retransmissions get them in once the
+#     (ListenOverflows); the senders' retransmissions get them in once the
 #     application accepts, every byte intact (the clients have closed by
 #     then: their orphaned sockets keep retrying).
 #
@@ -106,7 +106,7 @@ backlog()
 	done
 	# Wait until the listener has refused something (NDP), or a while.
 	for _ in $(seq 100); do
-		xfer_is_ndp && [ "$(ndp_lib_stat "$ns_b" EmbryonicDrops)" -gt 0 ] && break
+		xfer_is_ndp && [ "$(ndp_lib_stat "$ns_b" ListenOverflows)" -gt 0 ] && break
 		sleep 0.1
 	done
 	touch "$d/go"
@@ -121,6 +121,6 @@ s0=$(xfer_stats "$ns_b")
 ndp_lib_check "backlog 1, 4 clients: all accepted later, intact" backlog
 s1=$(xfer_stats "$ns_b")
 xfer_expect_moved "ndp: the full backlog refused first windows" \
-	"$s0" "$s1" "$ns_b" EmbryonicDrops
+	"$s0" "$s1" "$ns_b" ListenOverflows
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done

@@ -29,9 +29,28 @@
         accept one connection and check that it brings exactly SIZE bytes
         of pattern 7, then end of stream (from "chunks")
 
+    ndp_life.py [-p ndp|tcp] rrserve HOST PORT N ORDER LINGER
+        serve N short connections in one loop (no thread or process per
+        connection): read a 100-byte request, send a 2000-byte response,
+        then close at once (ORDER "server": the server closes first) or
+        after the client's end of stream (ORDER "client"); then keep
+        listening LINGER seconds and count connections beyond N
+    ndp_life.py [-p ndp|tcp] rrclient HOST PORT N ORDER
+        N connections one after the other, each sends a request and
+        reads the response: to the end of stream (ORDER "server"), or
+        exactly 2000 bytes, then closes first (ORDER "client")
+    ndp_life.py [-p ndp|tcp] idle HOST PORT DIR
+        connect, send 1000 bytes, touch DIR/ready, wait for DIR/go, send
+        1000 bytes more: the connection must still work
+    ndp_life.py [-p ndp|tcp] hold HOST PORT BACKLOG [drop]
+        listen with BACKLOG and never accept; "drop" attaches a socket
+        filter that drops every packet (SO_ATTACH_FILTER); runs until
+        killed
+
 Every command prints one line "ok ..." or "FAIL ..." and exits 0 or 1.
 """
 
+import ctypes
 import errno
 import os
 import socket
@@ -308,6 +327,103 @@ def cmd_prio(proto, host, port, size):
     sys.exit(0)
 
 
+RR_REQ = 100
+RR_RESP = 2000
+
+
+def cmd_rrserve(proto, host, port, n, order, linger):
+    ls = listen(proto, host, port, 64)
+    ls.settimeout(120)
+    print("listening", flush=True)
+    errors = 0
+    for _ in range(n):
+        c, _ = ls.accept()
+        c.settimeout(60)
+        try:
+            req = c.recv(RR_REQ, socket.MSG_WAITALL)
+            if req != pattern(1, RR_REQ):
+                errors += 1
+            c.sendall(pattern(2, RR_RESP))
+            if order == "client" and read_to_end(c):
+                errors += 1
+        except OSError as e:
+            print("server: %s" % errno.errorcode.get(e.errno, str(e)),
+                  flush=True)
+            errors += 1
+        c.close()
+    extra = 0
+    ls.settimeout(0.2)
+    end = time.monotonic() + linger
+    while time.monotonic() < end:
+        try:
+            c, _ = ls.accept()
+        except socket.timeout:
+            continue
+        extra += 1
+        c.close()
+    msg = "accepted %d extra %d errors %d" % (n, extra, errors)
+    if extra or errors:
+        fail(msg)
+    ok(msg)
+
+
+def cmd_rrclient(proto, host, port, n, order):
+    errors = 0
+    for _ in range(n):
+        try:
+            s = connect(proto, host, port)
+            s.sendall(pattern(1, RR_REQ))
+            if order == "server":
+                got = read_to_end(s)
+            else:
+                got = s.recv(RR_RESP, socket.MSG_WAITALL)
+            if got != pattern(2, RR_RESP):
+                errors += 1
+            s.close()
+        except OSError as e:
+            print("client: %s" % errno.errorcode.get(e.errno, str(e)),
+                  flush=True)
+            errors += 1
+    msg = "connects %d errors %d" % (n, errors)
+    if errors:
+        fail(msg)
+    ok(msg)
+
+
+def cmd_idle(proto, host, port, d):
+    s = connect(proto, host, port)
+    s.sendall(pattern(3, 1000))
+    open(os.path.join(d, "ready"), "w").close()
+    wait_file(os.path.join(d, "go"), 120)
+    try:
+        s.sendall(pattern(3, 1000))
+        time.sleep(0.5)
+        s.sendall(pattern(3, 1000))
+    except OSError as e:
+        fail("the connection broke: %s" % errno.errorcode.get(e.errno, e))
+    ok("the connection still works")
+
+
+SO_ATTACH_FILTER = 26
+
+
+def attach_drop_filter(s):
+    """Classic BPF "ret #0": the socket drops every packet."""
+    insns = ctypes.create_string_buffer(struct.pack("HBBI", 0x06, 0, 0, 0))
+    prog = struct.pack("HL", 1, ctypes.addressof(insns))
+    s.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, prog)
+    return insns            # keep the buffer alive
+
+
+def cmd_hold(proto, host, port, backlog, drop):
+    ls = listen(proto, host, port, backlog)
+    keep = attach_drop_filter(ls) if drop else None
+    print("listening", flush=True)
+    while True:
+        time.sleep(3600)
+    del keep
+
+
 def main():
     args = sys.argv[1:]
     proto = "ndp"
@@ -338,6 +454,17 @@ def main():
         cmd_serve(proto, host, port)
     elif cmd == "prio" and len(rest) == 1:
         cmd_prio(proto, host, port, int(rest[0]))
+    elif cmd == "rrserve" and len(rest) == 3 and rest[1] in ("server",
+                                                             "client"):
+        cmd_rrserve(proto, host, port, int(rest[0]), rest[1], float(rest[2]))
+    elif cmd == "rrclient" and len(rest) == 2 and rest[1] in ("server",
+                                                              "client"):
+        cmd_rrclient(proto, host, port, int(rest[0]), rest[1])
+    elif cmd == "idle" and len(rest) == 1:
+        cmd_idle(proto, host, port, rest[0])
+    elif cmd == "hold" and len(rest) in (1, 2):
+        cmd_hold(proto, host, port, int(rest[0]),
+                 len(rest) == 2 and rest[1] == "drop")
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

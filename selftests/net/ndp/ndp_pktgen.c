@@ -20,6 +20,13 @@
  *              prio=N       ndphdr.prio (default 0)
  *              sport=N, dport=N   override --sport/--dport
  *              flags=F[,F]  syn last trimmed rts unsched pull fin rtx
+ *                           passive
+ *              synoff=N     ndphdr.syn_off (SYN offset or cumulative ack)
+ *              pull=N       ndphdr.pull (pull counter)
+ *              psn=N        this packet's psn (the next ones follow it)
+ *              badpcsum=1   DATA: a payload checksum that does not match
+ *              frags=N      IPv4: send the packet as N IP fragments (the
+ *                           receiver reassembles it into a nonlinear skb)
  *     Every packet gets the next psn, starting at --psn (default 1), so a
  *     receiver can tell the order in which they were sent.  The payload
  *     of DATA packet psn P is the byte sequence (P + i) & 0xff, and pcsum
@@ -82,6 +89,7 @@ enum { NDP_PKT_DATA = 1, NDP_PKT_ACK, NDP_PKT_NACK, NDP_PKT_PULL,
 #define NDP_F_PULL	0x0020
 #define NDP_F_FIN	0x0040
 #define NDP_F_RTX	0x0080
+#define NDP_F_PASSIVE	0x0100
 
 struct ndphdr {
 	uint16_t source, dest;
@@ -112,6 +120,7 @@ static const struct {
 	{ "trimmed", NDP_F_TRIMMED }, { "rts", NDP_F_RTS },
 	{ "unsched", NDP_F_UNSCHED }, { "pull", NDP_F_PULL },
 	{ "fin", NDP_F_FIN }, { "rtx", NDP_F_RTX },
+	{ "passive", NDP_F_PASSIVE },
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -253,6 +262,10 @@ struct ndp_spec {
 	uint32_t prio;
 	uint16_t flags;
 	long sport, dport;
+	uint32_t syn_off, pull;
+	long long psn;
+	bool bad_pcsum;
+	unsigned int frags;
 };
 
 static unsigned long ndp_num(const char *s, unsigned long max, const char *what)
@@ -296,6 +309,8 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 	sp->size = 1000;
 	sp->sport = -1;
 	sp->dport = -1;
+	sp->psn = -1;
+	sp->frags = 1;
 
 	tok = strtok_r(s, ":", &save);
 	if (!tok)
@@ -336,12 +351,58 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 			sp->dport = ndp_num(eq, 65535, "dport");
 		else if (!strcmp(tok, "flags"))
 			sp->flags = ndp_parse_flags(eq);
+		else if (!strcmp(tok, "synoff"))
+			sp->syn_off = ndp_num(eq, UINT32_MAX, "synoff");
+		else if (!strcmp(tok, "pull"))
+			sp->pull = ndp_num(eq, UINT32_MAX, "pull");
+		else if (!strcmp(tok, "psn"))
+			sp->psn = ndp_num(eq, UINT32_MAX, "psn");
+		else if (!strcmp(tok, "badpcsum"))
+			sp->bad_pcsum = ndp_num(eq, 1, "badpcsum");
+		else if (!strcmp(tok, "frags"))
+			sp->frags = ndp_num(eq, 64, "frags");
 		else
 			die("unknown spec key '%s'", tok);
 	}
 	if (sp->type != NDP_PKT_DATA && sp->size)
 		die("only data packets carry a payload");
+	if (!sp->frags)
+		die("frags must be at least 1");
 	free(s);
+}
+
+/*
+ * Send an IPv4 packet of @total bytes (20-byte header first) as @n
+ * fragments: every piece but the last carries a multiple of 8 bytes.
+ */
+static void ndp_send_frags(struct ndp_gen *g, uint8_t *pkt, size_t total,
+			   unsigned int n, const struct sockaddr *sa,
+			   socklen_t sl)
+{
+	static uint8_t frag[NDP_MAX_PKT];
+	size_t body = total - sizeof(struct iphdr), step, off;
+	static uint16_t id = 0x4e44;
+
+	step = (body / n + 7) & ~(size_t)7;
+	if (!step)
+		step = 8;
+	id++;
+	for (off = 0; off < body; off += step) {
+		struct iphdr *iph = (struct iphdr *)frag;
+		size_t len = body - off < step ? body - off : step;
+		bool more = off + len < body;
+
+		memcpy(frag, pkt, sizeof(struct iphdr));
+		memcpy(frag + sizeof(struct iphdr),
+		       pkt + sizeof(struct iphdr) + off, len);
+		iph->id = htons(id);
+		iph->frag_off = htons((more ? IP_MF : 0) | (off / 8));
+		iph->tot_len = htons(sizeof(struct iphdr) + len);
+		iph->check = 0;
+		if (sendto(g->fd, frag, sizeof(struct iphdr) + len, 0, sa,
+			   sl) != (ssize_t)(sizeof(struct iphdr) + len))
+			die("sendto (fragment at %zu): %s", off, strerror(errno));
+	}
 }
 
 static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
@@ -357,6 +418,10 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 
 	if (total > sizeof(pkt))
 		die("packet too large");
+	if (sp->frags > 1 && g->family != AF_INET)
+		die("frags: IPv4 only");
+	if (sp->psn >= 0)
+		g->psn = sp->psn;
 	memset(pkt, 0, iplen + NDP_HDR_LEN);
 	for (i = 0; i < sp->size; i++)
 		payload[i] = (uint8_t)(g->psn + i);
@@ -371,6 +436,10 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 	nh->prio = htonl(sp->prio);
 	nh->paylen = htons(sp->trimmed ? 1000 : sp->size);
 	nh->pcsum = ndp_pcsum(payload, sp->size);
+	if (sp->bad_pcsum)
+		nh->pcsum ^= htons(0x5a5a);
+	nh->syn_off = htonl(sp->syn_off);
+	nh->pull = htonl(sp->pull);
 
 	if (g->family == AF_INET) {
 		struct iphdr *iph = (struct iphdr *)pkt;
@@ -403,7 +472,9 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		sl = sizeof(*sin6);
 	}
 
-	if (sendto(g->fd, pkt, total, 0, (struct sockaddr *)&ss, sl) != (ssize_t)total)
+	if (sp->frags > 1)
+		ndp_send_frags(g, pkt, total, sp->frags, (struct sockaddr *)&ss, sl);
+	else if (sendto(g->fd, pkt, total, 0, (struct sockaddr *)&ss, sl) != (ssize_t)total)
 		die("sendto (psn %u): %s", g->psn, strerror(errno));
 	g->sent++;
 	g->psn++;

@@ -1,0 +1,197 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A hostile network and hostile local users (the hardening issue), with
+# packets crafted by ndp_pktgen; each check fails without its fix:
+#   - a first-window packet of a responder (SYN with PASSIVE) opens no
+#     connection at a listener; one of an opener does (control);
+#   - a listener's socket filter (SO_ATTACH_FILTER) applies to NDP;
+#   - a listener's backlog bounds its unaccepted connections
+#     (ListenOverflows), and an unaccepted connection is reset after
+#     net.ndp.embryonic_timeout_ms (EmbryonicTimeouts);
+#   - a DATA packet with an intact header and a bad payload checksum that
+#     arrives as IP fragments (a nonlinear skb) is NACKed, without a
+#     kernel warning;
+#   - forged feedback on a live connection, with its ports and nonce, is
+#     ignored: a pull counter beyond what was sent (InBadPulls), an ACK
+#     that names no psn of ours (InBadReports), an RST that names none
+#     (InBadRsts); the connection keeps working;
+#   - a user without CAP_NET_ADMIN does not see connection nonces;
+#   - reflection: a first window from a spoofed address makes the server
+#     send at most net.ndp.amp_factor times what it received (headers
+#     instead of packets), and the connection then gives up.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+xfer_setup
+xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
+ndp_lib_require_cmd python3 ndp_pktgen setpriv
+helper=$(dirname "$0")/ndp_life.py
+ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_lib_plan 19
+
+life()
+{
+	local ns=$1
+	shift
+	ip netns exec "$ns" python3 "$helper" "$@"
+}
+
+# hold NS PORT BACKLOG [drop] OUT: a listener that never accepts.
+hold()
+{
+	life "$1" hold 10.0.1.2 "$2" "$3" ${4:+drop} >"$5" 2>&1 &
+	xfer_wait_file "$5" listening 20 || cat "$5"
+}
+
+gen()
+{
+	local ns=$1
+	shift
+	ip netns exec "$ns" ndp_pktgen send "$@" >/dev/null
+}
+
+# expect_ge NAME MIN VALUE / expect_le NAME MAX VALUE
+expect_ge()
+{
+	if [ "${3:-x}" -ge "$2" ] 2>/dev/null; then
+		ndp_lib_pass "$1"
+	else
+		ndp_lib_fail "$1" "got ${3:-?}, want at least $2"
+	fi
+}
+
+expect_le()
+{
+	if [ "${3:-x}" -le "$2" ] 2>/dev/null; then
+		ndp_lib_pass "$1"
+		ndp_lib_info "$1: $3 (at most $2)"
+	else
+		ndp_lib_fail "$1" "got ${3:-?}, want at most $2"
+	fi
+}
+
+d=$XFER_TMP/hard
+mkdir -p "$d"
+
+# --- responder's first window; filter; backlog; embryonic timeout ---------
+port=$(xfer_next_port)
+hold "$ns_b" "$port" 16 "" "$d/hold1"
+ip netns exec "$ns_b" sysctl -qw net.ndp.embryonic_timeout_ms=1500
+s0=$(xfer_stats "$ns_b")
+gen "$ns_a" --dst 10.0.1.2 --dport "$port" --sport 4001 --nonce 0x1001 \
+	data:size=100:flags=syn,last,passive
+sleep 0.5
+s1=$(xfer_stats "$ns_b")
+xfer_expect_delta "a responder's SYN packet opens no connection" \
+	"$s0" "$s1" "$ns_b" 0 PassiveOpens
+xfer_expect_moved "and draws an RST" "$s0" "$s1" "$ns_b" OutRsts
+gen "$ns_a" --dst 10.0.1.2 --dport "$port" --sport 4002 --nonce 0x1002 \
+	data:size=100:flags=syn,last
+sleep 0.5
+s2=$(xfer_stats "$ns_b")
+xfer_expect_delta "an opener's SYN packet opens one (control)" \
+	"$s1" "$s2" "$ns_b" 1 PassiveOpens
+# Nobody accepts it: reset after the embryonic timeout.
+sleep 3
+s3=$(xfer_stats "$ns_b")
+xfer_expect_delta "the unaccepted connection times out" \
+	"$s2" "$s3" "$ns_b" 1 EmbryonicTimeouts
+ip netns exec "$ns_b" sysctl -qw net.ndp.embryonic_timeout_ms=60000
+
+port=$(xfer_next_port)
+hold "$ns_b" "$port" 1 "" "$d/hold2"
+s0=$(xfer_stats "$ns_b")
+for i in 1 2 3 4 5; do
+	gen "$ns_a" --dst 10.0.1.2 --dport "$port" --sport $((4100 + i)) \
+		--nonce $((0x2000 + i)) data:size=100:flags=syn,last
+done
+sleep 0.5
+s1=$(xfer_stats "$ns_b")
+expect_le "backlog 1: at most 2 unaccepted connections" 2 \
+	"$(xfer_delta "$s0" "$s1" "$ns_b" PassiveOpens)"
+xfer_expect_moved "backlog 1: the others counted in ListenOverflows" \
+	"$s0" "$s1" "$ns_b" ListenOverflows
+
+port=$(xfer_next_port)
+hold "$ns_b" "$port" 16 drop "$d/hold3"
+s0=$(xfer_stats "$ns_b")
+gen "$ns_a" --dst 10.0.1.2 --dport "$port" --sport 4201 --nonce 0x3001 \
+	data:size=100:flags=syn,last
+sleep 0.5
+s1=$(xfer_stats "$ns_b")
+xfer_expect_delta "a drop-all socket filter: no connection" \
+	"$s0" "$s1" "$ns_b" 0 PassiveOpens
+xfer_expect_moved "a drop-all socket filter: FilterDrops" \
+	"$s0" "$s1" "$ns_b" FilterDrops
+
+# --- a bad payload checksum in a reassembled (nonlinear) packet ----------
+port=$(xfer_next_port)
+hold "$ns_b" "$port" 16 "" "$d/hold4"
+s0=$(xfer_stats "$ns_b")
+gen "$ns_a" --dst 10.0.1.2 --dport "$port" --sport 4301 --nonce 0x4001 \
+	data:size=3000:flags=syn:badpcsum=1:frags=3
+sleep 0.5
+s1=$(xfer_stats "$ns_b")
+xfer_expect_moved "fragmented DATA, bad payload checksum: InCsumErrs" \
+	"$s0" "$s1" "$ns_b" InCsumErrs
+xfer_expect_moved "fragmented DATA, bad payload checksum: NACKed" \
+	"$s0" "$s1" "$ns_b" OutNacks
+ndp_lib_check "no kernel warning" ndp_lib_dmesg_clean
+
+# --- forged feedback on a live connection ----------------------------------
+port=$(xfer_next_port)
+hold "$ns_b" "$port" 16 "" "$d/hold5"
+mkdir -p "$d/idle"
+life "$ns_a" idle 10.0.1.2 "$port" "$d/idle" >"$d/idle.out" 2>&1 &
+ipid=$!
+for _ in $(seq 200); do
+	[ -e "$d/idle/ready" ] && break
+	sleep 0.1
+done
+sleep 0.5
+# lport rport nonce ... of the client's connection (root sees the nonce).
+read -r lport _ nonce una < <(ip netns exec "$ns_a" awk -v p="$port" \
+	'NR > 1 && $2 == p { print $1, $2, $3, $5; exit }' /proc/net/ndp_socks)
+unpriv=$(ip netns exec "$ns_a" setpriv --reuid=65534 --regid=65534 \
+	--clear-groups awk -v p="$port" 'NR > 1 && $2 == p { print $3; exit }' \
+	/proc/net/ndp_socks)
+ndp_lib_info "client port $lport nonce $nonce (unprivileged: $unpriv)"
+ndp_lib_check "a user without CAP_NET_ADMIN does not see the nonce" \
+	test -n "$nonce" -a "$nonce" != 00000000 -a "$unpriv" = 00000000
+s0=$(xfer_stats "$ns_a")
+gen "$ns_b" --dst 10.0.1.1 --sport "$port" --dport "${lport:-1}" \
+	--nonce "0x${nonce:-0}" pull:pull=1000000:synoff="${una:-0}" \
+	ack:psn=777:synoff=778 rst:psn=4242
+sleep 0.5
+s1=$(xfer_stats "$ns_a")
+xfer_expect_moved "a forged pull jump is ignored" "$s0" "$s1" "$ns_a" \
+	InBadPulls
+xfer_expect_moved "a forged ACK is ignored" "$s0" "$s1" "$ns_a" InBadReports
+xfer_expect_moved "a forged RST is ignored" "$s0" "$s1" "$ns_a" InBadRsts
+touch "$d/idle/go"
+wait $ipid
+ndp_lib_check "the connection still works" grep -q '^ok' "$d/idle.out"
+
+# --- reflection ------------------------------------------------------------
+# A first window "from" 10.0.1.9, an address nobody owns: the server's
+# answers go to ns_a's MAC (static neighbour), where nothing takes them.
+port=$(xfer_next_port)
+mac=$(ip -n "$ns_a" link show eth0 | awk '/link\/ether/ { print $2 }')
+ip -n "$ns_b" neigh replace 10.0.1.9 lladdr "$mac" dev eth0
+ip netns exec "$ns_b" sysctl -qw net.ndp.rto_max_us=100000
+life "$ns_b" serve 10.0.1.2 "$port" >"$d/serve.out" 2>&1 &
+xfer_wait_file "$d/serve.out" listening 20 || cat "$d/serve.out"
+s0=$(xfer_stats "$ns_b")
+gen "$ns_a" --src 10.0.1.9 --dst 10.0.1.2 --dport "$port" --sport 4401 \
+	--nonce 0x5001 data:size=8:flags=syn,last
+sleep 4
+s1=$(xfer_stats "$ns_b")
+# 68 bytes in, at most 3 x 68 out: three 60-byte headers, no packet.
+expect_le "reflection: DATA sent to a spoofed address" 4 \
+	"$(xfer_delta "$s0" "$s1" "$ns_b" OutData)"
+xfer_expect_moved "reflection: held back by amp_factor" "$s0" "$s1" \
+	"$ns_b" AmpLimited
+xfer_expect_moved "reflection: the connection gives up" "$s0" "$s1" \
+	"$ns_b" EstabResets
+ndp_lib_done
