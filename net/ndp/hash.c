@@ -12,34 +12,119 @@
  *
  * The connection table holds connected sockets keyed by the 4-tuple and
  * the nonce, so several incarnations of one 4-tuple can coexist while an
- * old one drains.  Each entry holds a socket reference.  Lookups take the
- * table lock and return a referenced socket.  Each connection is also
- * hashed by ports and nonce alone (same lock, no extra reference) for
- * packets that multipath steered through other addresses.
+ * old one drains.  It is an rhashtable: it grows with the number of
+ * connections, and its hash is jhash over the whole key with a seed drawn
+ * at random for each table, so a remote sender who chooses addresses,
+ * ports and nonces cannot aim at one bucket.  Each entry holds a socket
+ * reference.  Lookups (every received packet) run under RCU and take a
+ * reference with refcount_inc_not_zero(); sockets are freed after a
+ * grace period (SOCK_RCU_FREE), as udp.c does.  Each connection is also
+ * found by ports and nonce alone (a second rhashtable, no extra
+ * reference), for packets that multipath steered through other
+ * addresses.  ndp_net.conn_lock serialises
+ * writers and keeps ndp_net.conn_list, every connection, for dumps.
+ *
+ * The bind table is small and keyed by port, which only local users
+ * choose: fixed buckets, written under ndp_net.bind_lock, read under RCU
+ * by the listener lookup of a passive open.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
 
 #include <linux/jhash.h>
 #include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <net/inet_sock.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 
 #include "protocol.h"
 
-void ndp_hash_net_init(struct ndp_net *nn)
+/* The lookup key: addresses, ports and nonce are contiguous in it. */
+static u32 ndp_flow_hashfn(const void *data, u32 len, u32 seed)
 {
-	int i;
+	const struct ndp_flow *fl = data;
+
+	BUILD_BUG_ON(offsetof(struct ndp_flow, raddr) != 16 ||
+		     offsetof(struct ndp_flow, lport) != 32 ||
+		     offsetof(struct ndp_flow, rport) != 34 ||
+		     offsetof(struct ndp_flow, nonce) != 36);
+	return jhash2((const u32 *)fl, 10, seed ^ fl->family);
+}
+
+static u32 ndp_conn_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	return ndp_flow_hashfn(&((const struct ndp_sock *)data)->flow, 0, seed);
+}
+
+static int ndp_conn_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	return !ndp_flow_match(arg->key, &((const struct ndp_sock *)obj)->flow);
+}
+
+static const struct rhashtable_params ndp_conn_params = {
+	.head_offset		= offsetof(struct ndp_sock, conn_node),
+	.hashfn			= ndp_flow_hashfn,
+	.obj_hashfn		= ndp_conn_obj_hashfn,
+	.obj_cmpfn		= ndp_conn_cmpfn,
+	.automatic_shrinking	= true,
+};
+
+/* Ports and nonce only: see ndp_conn_lookup_any(). */
+static u32 ndp_any_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct ndp_flow *fl = data;
+
+	return jhash_3words(((u32)ntohs(fl->lport) << 16) | ntohs(fl->rport),
+			    fl->nonce, fl->family, seed);
+}
+
+static u32 ndp_any_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	return ndp_any_hashfn(&((const struct ndp_sock *)data)->flow, 0, seed);
+}
+
+static int ndp_any_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct ndp_flow *c = &((const struct ndp_sock *)obj)->flow;
+	const struct ndp_flow *fl = arg->key;
+
+	return !(c->lport == fl->lport && c->rport == fl->rport &&
+		 c->nonce == fl->nonce && c->family == fl->family);
+}
+
+static const struct rhashtable_params ndp_any_params = {
+	.head_offset		= offsetof(struct ndp_sock, conn_any_node),
+	.hashfn			= ndp_any_hashfn,
+	.obj_hashfn		= ndp_any_obj_hashfn,
+	.obj_cmpfn		= ndp_any_cmpfn,
+	.automatic_shrinking	= true,
+};
+
+int ndp_hash_net_init(struct ndp_net *nn)
+{
+	int i, err;
 
 	spin_lock_init(&nn->bind_lock);
 	spin_lock_init(&nn->conn_lock);
+	INIT_LIST_HEAD(&nn->conn_list);
 	for (i = 0; i < ARRAY_SIZE(nn->bind_hash); i++)
 		INIT_HLIST_HEAD(&nn->bind_hash[i]);
-	for (i = 0; i < ARRAY_SIZE(nn->conn_hash); i++) {
-		INIT_HLIST_HEAD(&nn->conn_hash[i]);
-		INIT_HLIST_HEAD(&nn->conn_any_hash[i]);
-	}
+	err = rhashtable_init(&nn->conn_ht, &ndp_conn_params);
+	if (err)
+		return err;
+	err = rhashtable_init(&nn->conn_any_ht, &ndp_any_params);
+	if (err)
+		rhashtable_destroy(&nn->conn_ht);
+	return err;
+}
+
+/* Namespace exit: every socket, and so every connection, is gone. */
+void ndp_hash_net_exit(struct ndp_net *nn)
+{
+	WARN_ON_ONCE(!list_empty(&nn->conn_list));
+	rhashtable_destroy(&nn->conn_any_ht);
+	rhashtable_destroy(&nn->conn_ht);
 }
 
 /* Local address of @sk in v4-mapped form for IPv4 sockets. */
@@ -161,7 +246,7 @@ int ndp_get_port(struct sock *sk, unsigned short snum)
 	}
 	inet_sk(sk)->inet_num = port;
 	inet_sk(sk)->inet_sport = htons(port);
-	hlist_add_head(&nsk->bind_node, ndp_bind_bucket(nn, port));
+	hlist_add_head_rcu(&nsk->bind_node, ndp_bind_bucket(nn, port));
 	nsk->bound = true;
 out:
 	spin_unlock_bh(&nn->bind_lock);
@@ -188,12 +273,13 @@ void ndp_unbind(struct sock *sk)
 
 	spin_lock_bh(&nn->bind_lock);
 	if (nsk->bound) {
-		hlist_del_init(&nsk->bind_node);
+		hlist_del_init_rcu(&nsk->bind_node);
 		nsk->bound = false;
 	}
 	spin_unlock_bh(&nn->bind_lock);
 }
 
+/* Under RCU (softirq): the best listener for @fl, with a reference. */
 struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 				 int ifindex)
 {
@@ -202,13 +288,13 @@ struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 	struct sock *best = NULL;
 	struct ndp_sock *nsk;
 
-	spin_lock(&nn->bind_lock);
-	hlist_for_each_entry(nsk, ndp_bind_bucket(nn, port), bind_node) {
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(nsk, ndp_bind_bucket(nn, port), bind_node) {
 		struct sock *sk = (struct sock *)nsk;
 		struct ndp_flow sfl;
 
-		if (sk->sk_state != TCP_LISTEN ||
-		    inet_sk(sk)->inet_num != port ||
+		if (inet_sk_state_load(sk) != TCP_LISTEN ||
+		    READ_ONCE(inet_sk(sk)->inet_num) != port ||
 		    sk->sk_family != fl->family)
 			continue;
 		if (sk->sk_bound_dev_if && sk->sk_bound_dev_if != ifindex)
@@ -224,34 +310,10 @@ struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 			break;
 		}
 	}
-	if (best)
-		sock_hold(best);
-	spin_unlock(&nn->bind_lock);
+	if (best && !refcount_inc_not_zero(&best->sk_refcnt))
+		best = NULL;
+	rcu_read_unlock();
 	return best;
-}
-
-u32 ndp_flow_hash(const struct ndp_flow *fl)
-{
-	u32 ports = ((u32)ntohs(fl->lport) << 16) | ntohs(fl->rport);
-
-	return jhash_3words(ipv6_addr_hash(&fl->laddr),
-			    ipv6_addr_hash(&fl->raddr), ports, 0);
-}
-
-static struct hlist_head *ndp_conn_bucket(struct ndp_net *nn,
-					  const struct ndp_flow *fl)
-{
-	return &nn->conn_hash[hash_32(ndp_flow_hash(fl), NDP_CONN_HASH_BITS)];
-}
-
-/* Ports and nonce only: see ndp_conn_lookup_any(). */
-static struct hlist_head *ndp_conn_any_bucket(struct ndp_net *nn,
-					      const struct ndp_flow *fl)
-{
-	u32 ports = ((u32)ntohs(fl->lport) << 16) | ntohs(fl->rport);
-
-	return &nn->conn_any_hash[hash_32(jhash_2words(ports, fl->nonce, 0),
-					  NDP_CONN_HASH_BITS)];
 }
 
 bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b)
@@ -262,21 +324,47 @@ bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b)
 	       ipv6_addr_equal(&a->laddr, &b->laddr);
 }
 
-/* Make a connected socket reachable; @nsk->flow must be complete. */
-void ndp_conn_hash(struct sock *sk)
+/*
+ * Make a connected socket reachable; @nsk->flow must be complete.  Fails
+ * with -EEXIST if a connection with the same addresses, ports and nonce
+ * exists, or when the table cannot grow.
+ */
+int ndp_conn_hash(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	struct ndp_sock *nsk = ndp_sk(sk);
+	int err = 0;
+
+	spin_lock_bh(&nn->conn_lock);
+	if (!nsk->hashed) {
+		err = rhashtable_lookup_insert_key(&nn->conn_ht, &nsk->flow,
+						   &nsk->conn_node,
+						   ndp_conn_params);
+		if (!err) {
+			sock_hold(sk);
+			list_add_tail(&nsk->conn_list_node, &nn->conn_list);
+			nsk->hashed = true;
+		}
+	}
+	spin_unlock_bh(&nn->conn_lock);
+	return err;
+}
+
+/*
+ * Reachable by ports and nonce alone as well.  Fails quietly if another
+ * connection has the same ports and nonce (chosen by the peers): this one
+ * is then found by its 4-tuple only.
+ */
+void ndp_conn_hash_any(struct sock *sk)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	spin_lock_bh(&nn->conn_lock);
-	if (!nsk->hashed) {
-		sock_hold(sk);
-		hlist_add_head(&nsk->conn_node,
-			       ndp_conn_bucket(nn, &nsk->flow));
-		hlist_add_head(&nsk->conn_any_node,
-			       ndp_conn_any_bucket(nn, &nsk->flow));
-		nsk->hashed = true;
-	}
+	if (nsk->hashed && !nsk->any_hashed &&
+	    !rhashtable_lookup_insert_key(&nn->conn_any_ht, &nsk->flow,
+					  &nsk->conn_any_node, ndp_any_params))
+		nsk->any_hashed = true;
 	spin_unlock_bh(&nn->conn_lock);
 }
 
@@ -288,9 +376,15 @@ void ndp_conn_unhash(struct sock *sk)
 	bool was = false;
 
 	spin_lock_bh(&nn->conn_lock);
+	if (nsk->any_hashed) {
+		rhashtable_remove_fast(&nn->conn_any_ht, &nsk->conn_any_node,
+				       ndp_any_params);
+		nsk->any_hashed = false;
+	}
 	if (nsk->hashed) {
-		hlist_del_init(&nsk->conn_node);
-		hlist_del_init(&nsk->conn_any_node);
+		rhashtable_remove_fast(&nn->conn_ht, &nsk->conn_node,
+				       ndp_conn_params);
+		list_del_init(&nsk->conn_list_node);
 		nsk->hashed = false;
 		was = true;
 	}
@@ -299,22 +393,25 @@ void ndp_conn_unhash(struct sock *sk)
 		__sock_put(sk);
 }
 
+/* A referenced socket, or NULL; the socket is freed after RCU. */
+static struct sock *ndp_hold_rcu(struct ndp_sock *nsk)
+{
+	struct sock *sk = (struct sock *)nsk;
+
+	if (!nsk || !refcount_inc_not_zero(&sk->sk_refcnt))
+		return NULL;
+	return sk;
+}
+
 struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl)
 {
 	struct ndp_net *nn = ndp_pernet(net);
-	struct ndp_sock *nsk;
-	struct sock *found = NULL;
+	struct sock *sk;
 
-	spin_lock(&nn->conn_lock);
-	hlist_for_each_entry(nsk, ndp_conn_bucket(nn, fl), conn_node) {
-		if (ndp_flow_match(&nsk->flow, fl)) {
-			found = (struct sock *)nsk;
-			sock_hold(found);
-			break;
-		}
-	}
-	spin_unlock(&nn->conn_lock);
-	return found;
+	rcu_read_lock();
+	sk = ndp_hold_rcu(rhashtable_lookup(&nn->conn_ht, fl, ndp_conn_params));
+	rcu_read_unlock();
+	return sk;
 }
 
 /*
@@ -328,22 +425,39 @@ struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl)
 struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl)
 {
 	struct ndp_net *nn = ndp_pernet(net);
-	struct sock *found = NULL;
-	struct ndp_sock *nsk;
+	struct sock *sk;
 
 	if (!fl->nonce)
 		return NULL;
-	spin_lock(&nn->conn_lock);
-	hlist_for_each_entry(nsk, ndp_conn_any_bucket(nn, fl), conn_any_node) {
-		const struct ndp_flow *c = &nsk->flow;
+	rcu_read_lock();
+	sk = ndp_hold_rcu(rhashtable_lookup(&nn->conn_any_ht, fl,
+					    ndp_any_params));
+	rcu_read_unlock();
+	return sk;
+}
 
-		if (c->lport == fl->lport && c->rport == fl->rport &&
-		    c->nonce == fl->nonce && c->family == fl->family) {
-			found = (struct sock *)nsk;
-			sock_hold(found);
+/*
+ * For dumps: up to @n connections from position *@pos of the namespace's
+ * list on, each with a reference the caller drops; *@pos advances.  A
+ * connection added or removed meanwhile may be missed or seen twice.
+ */
+int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
+		   struct sock **batch, int n)
+{
+	struct ndp_sock *nsk;
+	unsigned long k = 0;
+	int got = 0;
+
+	spin_lock_bh(&nn->conn_lock);
+	list_for_each_entry(nsk, &nn->conn_list, conn_list_node) {
+		if (k++ < *pos)
+			continue;
+		if (got == n)
 			break;
-		}
+		sock_hold((struct sock *)nsk);
+		batch[got++] = (struct sock *)nsk;
 	}
-	spin_unlock(&nn->conn_lock);
-	return found;
+	spin_unlock_bh(&nn->conn_lock);
+	*pos += got;
+	return got;
 }

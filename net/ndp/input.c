@@ -705,6 +705,12 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	cnsk->nonce = fl->nonce;
 	cnsk->flow = *fl;
 	cnsk->flow.ifindex = lsk->sk_bound_dev_if;
+	if (fl->family == AF_INET6 &&
+	    ipv6_addr_type(&fl->raddr) & IPV6_ADDR_LINKLOCAL) {
+		/* A link-local peer is only reachable on its link (as TCP). */
+		cnsk->flow.ifindex = skb->skb_iif;
+		sk->sk_bound_dev_if = skb->skb_iif;
+	}
 	cnsk->ifindex = skb->skb_iif;
 	cnsk->rcv_nxt = ntohl(nh->psn) - ntohl(nh->syn_off);
 	cnsk->rcv_high = cnsk->rcv_nxt;
@@ -720,11 +726,21 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	 * (handed to the socket by accept()) and the caller's.  The
 	 * connection table takes its own.
 	 */
+	if (ndp_conn_hash(sk)) {
+		/* No memory to grow the table: refused, the sender retries. */
+		cnsk->dead = true;
+		sock_orphan(sk);
+		sock_put(sk);
+		sock_put(sk);
+		sk = NULL;
+		NDP_INC_STATS(sock_net(lsk), NDP_MIB_EMBRYONICDROPS);
+		goto out;
+	}
+	ndp_conn_hash_any(sk);
 	list_add_tail(&cnsk->accept_q, &lnsk->accept_q);
 	sk_acceptq_added(lsk);
 	atomic_inc(&nn->embryonic);
 	ndp_embryonic_arm(lsk, cnsk->born);
-	ndp_conn_hash(sk);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
 	spin_unlock_bh(&lnsk->lock);
 	lsk->sk_data_ready(lsk);
@@ -836,6 +852,10 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
 	    !(flags & NDP_F_PASSIVE)) {
+		if (!fl->nonce || !ndp_peer_is_unicast(net, fl)) {
+			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			goto drop;
+		}
 		lsk = ndp_listener_lookup(net, fl, skb->skb_iif);
 		if (lsk) {
 			sk = NULL;

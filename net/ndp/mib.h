@@ -89,6 +89,8 @@ enum ndp_mib_field {
 	 * net.ndp.embryonic_timeout_ms
 	 */
 	NDP_MIB_EMBRYONICTIMEOUTS,
+	/* TwEvicted: time-wait records evicted early, NDP_TW_MAX reached */
+	NDP_MIB_TWEVICTED,
 	NDP_MIB_MAX
 };
 

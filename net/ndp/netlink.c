@@ -561,34 +561,40 @@ static int ndp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/*
- * One bucket of a table, from entry cb->args[2] on.  Entries are filled
- * under the table lock (no allocation there: the dump skb has room or
- * the entry waits for the next round).  Returns -EMSGSIZE when full.
- */
+#define NDP_NL_SOCK_BATCH	16
+
+/* Connections from position cb->args[1] on; -EMSGSIZE when full. */
+static int ndp_nl_sock_dump_conns(struct sk_buff *skb,
+				  struct netlink_callback *cb,
+				  struct ndp_net *nn)
+{
+	struct sock *batch[NDP_NL_SOCK_BATCH];
+	int n, k, err = 0;
+
+	do {
+		unsigned long pos = cb->args[1];
+
+		n = ndp_conn_batch(nn, &pos, batch, NDP_NL_SOCK_BATCH);
+		for (k = 0; k < n; k++) {
+			if (!err)
+				err = ndp_nl_fill_sock(skb, cb, batch[k]);
+			if (!err)
+				cb->args[1]++;
+			sock_put(batch[k]);
+		}
+	} while (!err && n == NDP_NL_SOCK_BATCH);
+	return err;
+}
+
+/* Listeners of bind bucket @b from entry cb->args[2] on. */
 static int ndp_nl_sock_dump_bucket(struct sk_buff *skb,
 				   struct netlink_callback *cb,
-				   struct ndp_net *nn, bool conn, long b)
+				   struct ndp_net *nn, long b)
 {
 	struct ndp_sock *nsk;
 	int err = 0;
 	long n = 0;
 
-	if (conn) {
-		spin_lock_bh(&nn->conn_lock);
-		hlist_for_each_entry(nsk, &nn->conn_hash[b], conn_node) {
-			if (n++ < cb->args[2])
-				continue;
-			err = ndp_nl_fill_sock(skb, cb, (struct sock *)nsk);
-			if (err)
-				break;
-			cb->args[2] = n;
-		}
-		spin_unlock_bh(&nn->conn_lock);
-		return err;
-	}
-
-	/* Bind table: listeners only (connections are in the other). */
 	spin_lock_bh(&nn->bind_lock);
 	hlist_for_each_entry(nsk, &nn->bind_hash[b], bind_node) {
 		struct sock *sk = (struct sock *)nsk;
@@ -607,22 +613,27 @@ static int ndp_nl_sock_dump_bucket(struct sk_buff *skb,
 }
 
 /*
- * Listeners come from the bind table, connections from the connection
- * table.  cb->args[0]: table (0 bind, 1 conn, 2 done), [1]: bucket,
- * [2]: entries of that bucket already sent.
+ * Listeners come from the bind table, connections from the list of
+ * connections.  cb->args[0]: 0 listeners, 1 connections, 2 done;
+ * [1]: bind bucket, or connections already sent; [2]: entries of that
+ * bucket already sent.
  */
 static int ndp_nl_sock_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(skb->sk));
-	long nb;
 
-	for (; cb->args[0] < 2; cb->args[0]++, cb->args[1] = 0) {
-		nb = cb->args[0] ? ARRAY_SIZE(nn->conn_hash) :
-				   ARRAY_SIZE(nn->bind_hash);
-		for (; cb->args[1] < nb; cb->args[1]++, cb->args[2] = 0)
-			if (ndp_nl_sock_dump_bucket(skb, cb, nn, cb->args[0],
-						    cb->args[1]))
+	if (cb->args[0] == 0) {
+		for (; cb->args[1] < ARRAY_SIZE(nn->bind_hash);
+		     cb->args[1]++, cb->args[2] = 0)
+			if (ndp_nl_sock_dump_bucket(skb, cb, nn, cb->args[1]))
 				return skb->len;
+		cb->args[0] = 1;
+		cb->args[1] = 0;
+	}
+	if (cb->args[0] == 1) {
+		if (ndp_nl_sock_dump_conns(skb, cb, nn))
+			return skb->len;
+		cb->args[0] = 2;
 	}
 	return skb->len;
 }

@@ -132,6 +132,11 @@ static int ndp_xmit_one(struct net *net, struct sock *sk,
 			return PTR_ERR(rt);
 		}
 		skb_dst_set(skb, &rt->dst);
+		/* Never to a group (a subnet broadcast address as source). */
+		if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
+			kfree_skb(skb);
+			return -ENETUNREACH;
+		}
 		ndp_v4_hdr_csum_set(nh, fl4.saddr, fl4.daddr, ndp_ipproto);
 		skb_push(skb, sizeof(*iph));
 		skb_reset_network_header(skb);
@@ -150,6 +155,27 @@ static int ndp_xmit_one(struct net *net, struct sock *sk,
 		return ip_local_out(net, sk, skb);
 	}
 	return ndp_xmit_v6(net, sk, fl, mark, skb);
+}
+
+/*
+ * Whether @fl's peer is a unicast address by our routes (a first window
+ * may come from a subnet's broadcast address: answering it would reach
+ * every host of the subnet).
+ */
+bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl)
+{
+	struct flowi4 fl4;
+	struct rtable *rt;
+	bool ok;
+
+	if (fl->family != AF_INET)
+		return true;	/* IPv6 has no broadcast; multicast checked */
+	rt = ndp_route_v4(net, NULL, &fl4, fl, 0);
+	if (IS_ERR(rt))
+		return false;
+	ok = !(rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST));
+	ip_rt_put(rt);
+	return ok;
 }
 
 /* Path MTU towards the connection's peer (flow must be complete). */

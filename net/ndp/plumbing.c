@@ -23,6 +23,7 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/protocol.h>
+#include <net/route.h>
 #include <net/sock.h>
 #include <net/transp_v6.h>
 
@@ -69,6 +70,7 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	const struct iphdr *iph;
+	struct rtable *rt;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
 
@@ -77,6 +79,12 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 	if (!nh)
 		goto bad;
 	iph = ip_hdr(skb);
+	rt = skb_rtable(skb);
+	/* Unicast only, both ways: an answer must not reach a group. */
+	if ((rt && rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) ||
+	    ipv4_is_multicast(iph->saddr) || ipv4_is_lbcast(iph->saddr) ||
+	    ipv4_is_zeronet(iph->saddr))
+		goto bad;
 	if (!ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr, iph->protocol)) {
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
 		goto bad;
@@ -112,6 +120,10 @@ static int ndp_v6_rcv(struct sk_buff *skb)
 	if (!nh)
 		goto bad;
 	ip6h = ipv6_hdr(skb);
+	if (ipv6_addr_is_multicast(&ip6h->daddr) ||
+	    ipv6_addr_is_multicast(&ip6h->saddr) ||
+	    ipv6_addr_any(&ip6h->saddr))
+		goto bad;
 	if (!ndp_v6_hdr_csum_ok(nh, &ip6h->saddr, &ip6h->daddr, ndp_ipproto)) {
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
 		goto bad;
@@ -159,14 +171,19 @@ static int __net_init ndp_net_init(struct net *net)
 	nn->net = net;
 	atomic_set(&nn->embryonic, 0);
 	atomic_long_set(&nn->rmem, 0);
-	ndp_hash_net_init(nn);
-	ndp_tw_net_init(nn);
+	err = ndp_hash_net_init(nn);
+	if (err)
+		return err;
+	err = ndp_tw_net_init(nn);
+	if (err)
+		goto err_hash;
 	ndp_pull_net_init(nn);
 	ndp_nl_net_init(nn);
 	ndp_path_net_init(nn);
 	nn->mib = alloc_percpu(struct ndp_mib);
+	err = -ENOMEM;
 	if (!nn->mib)
-		return -ENOMEM;
+		goto err_tw;
 	err = ndp_ctrl_net_init(net, nn);
 	if (err)
 		goto err_free_mib;
@@ -179,6 +196,11 @@ err_ctrl:
 	ndp_ctrl_net_exit(net, nn);
 err_free_mib:
 	free_percpu(nn->mib);
+err_tw:
+	ndp_pull_net_exit(nn);
+	ndp_tw_net_exit(nn);
+err_hash:
+	ndp_hash_net_exit(nn);
 	return err;
 }
 
@@ -188,6 +210,7 @@ static void __net_exit ndp_net_exit(struct net *net)
 
 	ndp_pull_net_exit(nn);
 	ndp_tw_net_exit(nn);
+	ndp_hash_net_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
 	ndp_nl_net_exit(nn);

@@ -63,6 +63,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_TWFINACKED]	= "TwFinAcked",
 	[NDP_MIB_LISTENOVERFLOWS] = "ListenOverflows",
 	[NDP_MIB_EMBRYONICTIMEOUTS] = "EmbryonicTimeouts",
+	[NDP_MIB_TWEVICTED]	= "TwEvicted",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)
@@ -114,42 +115,27 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 
 /*
  * Socket locks nest outside the table lock, so take references to a
- * bucket's sockets under the table lock and print them after it.
+ * batch of connections under the table lock and print them after it.
  */
 static int ndp_socks_seq_show(struct seq_file *seq, void *v)
 {
 	struct ndp_net *nn = ndp_pernet(seq->private);
 	struct sock *batch[NDP_SOCKS_BATCH];
-	struct ndp_sock *nsk;
-	int i, n, k, skip;
+	unsigned long pos = 0;
 	bool secrets;
+	int n, k;
 
 	/* The nonce lets its holder forge packets of the connection. */
 	secrets = file_ns_capable(seq->file, nn->net->user_ns, CAP_NET_ADMIN);
 
 	seq_puts(seq, "lport rport nonce state snd_una snd_nxt head rtx credit idle una_acked rcv_nxt rcv_high ooo ooo_first rmem rcvbuf wmemq pull_pending blocked linked hole retries rto_us\n");
-	for (i = 0; i < ARRAY_SIZE(nn->conn_hash); i++) {
-		skip = 0;
-		do {
-			n = 0;
-			k = 0;
-			spin_lock_bh(&nn->conn_lock);
-			hlist_for_each_entry(nsk, &nn->conn_hash[i], conn_node) {
-				if (k++ < skip)
-					continue;
-				if (n == NDP_SOCKS_BATCH)
-					break;
-				sock_hold((struct sock *)nsk);
-				batch[n++] = (struct sock *)nsk;
-			}
-			spin_unlock_bh(&nn->conn_lock);
-			for (k = 0; k < n; k++) {
-				ndp_socks_show_one(seq, batch[k], secrets);
-				sock_put(batch[k]);
-			}
-			skip += n;
-		} while (n == NDP_SOCKS_BATCH);
-	}
+	do {
+		n = ndp_conn_batch(nn, &pos, batch, NDP_SOCKS_BATCH);
+		for (k = 0; k < n; k++) {
+			ndp_socks_show_one(seq, batch[k], secrets);
+			sock_put(batch[k]);
+		}
+	} while (n == NDP_SOCKS_BATCH);
 	return 0;
 }
 

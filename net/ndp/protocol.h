@@ -36,6 +36,7 @@
 #include <linux/types.h>
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
+#include <linux/rhashtable-types.h>
 #include <linux/workqueue.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
@@ -49,8 +50,6 @@
 extern unsigned int ndp_ipproto;
 
 #define NDP_BIND_HASH_BITS	8
-#define NDP_CONN_HASH_BITS	10
-#define NDP_TW_HASH_BITS	8
 #define NDP_TW_MAX		65536	/* time-wait records per netns */
 #define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
 #define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
@@ -83,15 +82,17 @@ extern unsigned int ndp_ipproto;
  * @mib: per-cpu event counters.
  * @net: back pointer.
  * @embryonic: connections created by first windows, not yet accepted.
- * @bind_lock: protects @bind_hash.
+ * @bind_lock: serialises writers of @bind_hash (readers: RCU).
  * @bind_hash: bound sockets (listeners and explicitly or auto-bound
  *	active sockets) by local port.
- * @conn_lock: protects @conn_hash.
- * @conn_hash: connections by 4-tuple and nonce.
- * @conn_any_hash: the same connections by ports and nonce only, for
+ * @conn_lock: serialises writers of @conn_ht, @conn_any_ht, @conn_list.
+ * @conn_ht: connections by 4-tuple and nonce (RCU lookups).
+ * @conn_any_ht: the same connections by ports and nonce only, for
  *	packets a path steered to or from another address (multipath).
- * @twr_lock: protects @twr_hash, @twr_list, @twr_count.
- * @twr_hash: time-wait records by 4-tuple and nonce.
+ * @conn_list: every connection, for dumps.
+ * @twr_lock: serialises writers of @twr_ht, @twr_list, @twr_count and
+ *	the records' rcv_nxt.
+ * @twr_ht: time-wait records by 4-tuple and nonce (RCU lookups).
  * @twr_list: time-wait records, oldest first.
  * @twr_count: number of time-wait records.
  * @twr_timer: reaps expired time-wait records.
@@ -128,13 +129,14 @@ struct ndp_net {
 
 	struct net		*net;
 	atomic_t		embryonic;
-	spinlock_t		bind_lock;	/* protects bind_hash */
+	spinlock_t		bind_lock;	/* writers of bind_hash */
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
-	spinlock_t		conn_lock;	/* protects conn_hash */
-	struct hlist_head	conn_hash[1 << NDP_CONN_HASH_BITS];
-	struct hlist_head	conn_any_hash[1 << NDP_CONN_HASH_BITS];
-	spinlock_t		twr_lock;	/* protects twr_* */
-	struct hlist_head	twr_hash[1 << NDP_TW_HASH_BITS];
+	spinlock_t		conn_lock;	/* writers of conn_* */
+	struct rhashtable	conn_ht;
+	struct rhashtable	conn_any_ht;
+	struct list_head	conn_list;
+	spinlock_t		twr_lock;	/* writers of twr_* */
+	struct rhashtable	twr_ht;
 	struct list_head	twr_list;
 	u32			twr_count;
 	struct timer_list	twr_timer;
@@ -244,10 +246,14 @@ struct ndp_skb_cb {
  * @inet: inet_sock base; must be first.
  * @lock: protects protocol state, see the locking rules at the top.
  * @bind_node: in &ndp_net.bind_hash while @bound.
- * @conn_node: in &ndp_net.conn_hash while @hashed.
- * @conn_any_node: in &ndp_net.conn_any_hash while @hashed.
+ * @conn_node: in &ndp_net.conn_ht while @hashed.
+ * @conn_any_node: in &ndp_net.conn_any_ht while @any_hashed.
+ * @conn_list_node: in &ndp_net.conn_list while @hashed.
  * @bound: owns its local port in the bind table.
  * @hashed: reachable by received packets (holds a socket reference).
+ * @any_hashed: also reachable by ports and nonce alone.
+ * @user_seen: an application holds or held the socket (connect() or
+ *	accept()): when it ends, time-wait protects what it delivered.
  * @dead: torn down; nothing may be queued or armed any more.
  * @passive: created by a peer's first window (responder): our DATA
  *	carries NDP_F_PASSIVE.
@@ -327,10 +333,13 @@ struct ndp_sock {
 	struct inet_sock	inet;
 	spinlock_t		lock;		/* protocol state */
 	struct hlist_node	bind_node;
-	struct hlist_node	conn_node;
-	struct hlist_node	conn_any_node;
+	struct rhash_head	conn_node;
+	struct rhash_head	conn_any_node;
+	struct list_head	conn_list_node;
 	bool			bound;
 	bool			hashed;
+	bool			any_hashed;
+	bool			user_seen;
 	bool			dead;
 	bool			passive;
 	bool			addr_ok;
@@ -487,16 +496,19 @@ int ndp_proc_net_init(struct net *net);
 void ndp_proc_net_exit(struct net *net);
 
 /* hash.c */
-void ndp_hash_net_init(struct ndp_net *nn);
+int ndp_hash_net_init(struct ndp_net *nn);
+void ndp_hash_net_exit(struct ndp_net *nn);
 int ndp_get_port(struct sock *sk, unsigned short snum);
 void ndp_unbind(struct sock *sk);
 int ndp_listen_check(struct sock *sk);
 void ndp_sk_flow(const struct sock *sk, struct ndp_flow *fl);
-void ndp_conn_hash(struct sock *sk);
+int ndp_conn_hash(struct sock *sk);
+void ndp_conn_hash_any(struct sock *sk);
+int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
+		   struct sock **batch, int n);
 void ndp_conn_unhash(struct sock *sk);
 struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl);
 struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl);
-u32 ndp_flow_hash(const struct ndp_flow *fl);
 bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b);
 struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 				 int ifindex);
@@ -520,6 +532,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
 /* output.c */
 u32 ndp_mss_for(struct sock *sk, u32 mtu);
 int ndp_route_mtu(struct sock *sk, u32 *mtu);
+bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl);
 void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq);
 struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn);
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
@@ -570,7 +583,7 @@ void ndp_rto_stop(struct sock *sk);
 void ndp_embryonic_arm(struct sock *lsk, unsigned long born);
 
 /* timewait.c */
-void ndp_tw_net_init(struct ndp_net *nn);
+int ndp_tw_net_init(struct ndp_net *nn);
 void ndp_tw_net_exit(struct ndp_net *nn);
 void ndp_tw_add(struct sock *sk);
 bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,

@@ -54,8 +54,7 @@ void ndp_sock_init_state(struct sock *sk)
 	       sizeof(struct ndp_sock) - sizeof(struct inet_sock));
 	spin_lock_init(&nsk->lock);
 	INIT_HLIST_NODE(&nsk->bind_node);
-	INIT_HLIST_NODE(&nsk->conn_node);
-	INIT_HLIST_NODE(&nsk->conn_any_node);
+	INIT_LIST_HEAD(&nsk->conn_list_node);
 	INIT_LIST_HEAD(&nsk->accept_q);
 	skb_queue_head_init(&nsk->sndq);
 	skb_queue_head_init(&nsk->ooo);
@@ -227,6 +226,8 @@ static int ndp_init_sock(struct sock *sk)
 	ndp_sock_init_state(sk);
 	sk->sk_write_space = ndp_write_space;
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
+	/* Lookups run under RCU (hash.c): free after a grace period. */
+	sock_set_flag(sk, SOCK_RCU_FREE);
 	return 0;
 }
 
@@ -517,13 +518,25 @@ static int ndp_connect(struct socket *sock, struct sockaddr *uaddr,
 	spin_lock_bh(&nsk->lock);
 	nsk->nonce = nonce;
 	nsk->addr_ok = true;	/* we chose the peer's address */
+	nsk->user_seen = true;
 	ndp_sk_flow(sk, &nsk->flow);
 	nsk->mss = ndp_mss_for(sk, mtu);
 	nsk->ifindex = ifindex;
 	nsk->syn_window = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
+	spin_unlock_bh(&nsk->lock);
+	err = ndp_conn_hash(sk);
+	if (err) {
+		/* The same 4-tuple and nonce exist (or no memory). */
+		nsk->nonce = 0;
+		nsk->user_seen = false;
+		inet_sk(sk)->inet_dport = 0;
+		err = err == -EEXIST ? -EADDRNOTAVAIL : err;
+		goto out;
+	}
+	ndp_conn_hash_any(sk);
+	spin_lock_bh(&nsk->lock);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	spin_unlock_bh(&nsk->lock);
-	ndp_conn_hash(sk);
 	sock->state = SS_CONNECTED;
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_ACTIVEOPENS);
 out:
@@ -592,6 +605,7 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 			sk_acceptq_removed(sk);
 			atomic_dec(&ndp_pernet(sock_net(sk))->embryonic);
 			child->parent = NULL;
+			WRITE_ONCE(child->user_seen, true);
 		}
 		spin_unlock_bh(&nsk->lock);
 		if (child)

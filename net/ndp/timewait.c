@@ -23,58 +23,85 @@
  * SYN) is thus acknowledged, creates nothing and draws no reset.  A new
  * connection on the same 4-tuple uses a new nonce and is unaffected.
  *
- * Records live in a per-netns hash (at most NDP_TW_MAX, the oldest is
- * evicted first) and are reaped by one per-netns timer.
+ * Records live in a per-netns rhashtable (salted jhash of the whole key,
+ * grows with the number of records, RCU lookups) and on a list in the
+ * order they were made, which is the order they expire in while
+ * time_wait_ms stays the same; the reaper (one timer per netns) frees
+ * from the head and stops at the first record still alive.  At most
+ * NDP_TW_MAX records exist: beyond that the oldest is evicted
+ * (TwEvicted), which ends its replay protection early.  Connections
+ * that no application ever saw (reset before accept()) make no record:
+ * a replay can deliver their data at most once, and a flood of spoofed
+ * first windows, whose connections end that way, cannot push the
+ * records of real connections out.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
 
 #include <linux/slab.h>
 #include <linux/jiffies.h>
+#include <linux/rhashtable.h>
 
 #include "protocol.h"
 
 struct ndp_tw {
-	struct hlist_node	hnode;
+	struct rhash_head	hnode;
 	struct list_head	lnode;
+	struct rcu_head		rcu;
 	struct ndp_flow		fl;
 	u32			rcv_nxt;
 	unsigned long		expires;
 };
 
-static struct hlist_head *ndp_tw_bucket(struct ndp_net *nn,
-					const struct ndp_flow *fl)
+static u32 ndp_tw_hashfn(const void *data, u32 len, u32 seed)
 {
-	return &nn->twr_hash[hash_32(ndp_flow_hash(fl), NDP_TW_HASH_BITS)];
+	const struct ndp_flow *fl = data;
+
+	return jhash2((const u32 *)fl, 10, seed ^ fl->family);
 }
 
+static u32 ndp_tw_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	return ndp_tw_hashfn(&((const struct ndp_tw *)data)->fl, 0, seed);
+}
+
+static int ndp_tw_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	return !ndp_flow_match(arg->key, &((const struct ndp_tw *)obj)->fl);
+}
+
+static const struct rhashtable_params ndp_tw_params = {
+	.head_offset		= offsetof(struct ndp_tw, hnode),
+	.hashfn			= ndp_tw_hashfn,
+	.obj_hashfn		= ndp_tw_obj_hashfn,
+	.obj_cmpfn		= ndp_tw_cmpfn,
+	.automatic_shrinking	= true,
+};
+
+/* twr_lock held. */
 static void ndp_tw_free(struct ndp_net *nn, struct ndp_tw *tw)
 {
-	hlist_del(&tw->hnode);
+	lockdep_assert_held(&nn->twr_lock);
+	rhashtable_remove_fast(&nn->twr_ht, &tw->hnode, ndp_tw_params);
 	list_del(&tw->lnode);
 	nn->twr_count--;
-	kfree(tw);
+	kfree_rcu(tw, rcu);
 }
 
 static void ndp_tw_reap(struct timer_list *t)
 {
 	struct ndp_net *nn = from_timer(nn, t, twr_timer);
 	struct ndp_tw *tw, *tmp;
-	unsigned long next = 0;
-	bool any = false;
 
 	spin_lock_bh(&nn->twr_lock);
 	list_for_each_entry_safe(tw, tmp, &nn->twr_list, lnode) {
-		if (time_after_eq(jiffies, tw->expires)) {
-			ndp_tw_free(nn, tw);
-			continue;
+		if (time_before(jiffies, tw->expires)) {
+			if (!nn->dying)
+				mod_timer(&nn->twr_timer, tw->expires);
+			break;
 		}
-		if (!any || time_before(tw->expires, next))
-			next = tw->expires;
-		any = true;
+		ndp_tw_free(nn, tw);
 	}
-	if (any && !nn->dying)
-		mod_timer(&nn->twr_timer, next);
 	spin_unlock_bh(&nn->twr_lock);
 }
 
@@ -85,7 +112,8 @@ void ndp_tw_add(struct sock *sk)
 	u32 ms = READ_ONCE(nn->time_wait_ms);
 	struct ndp_tw *tw;
 
-	if (!ms || !nsk->nonce)
+	/* Nobody accepted it: nothing was delivered to protect. */
+	if (!ms || !nsk->nonce || !nsk->user_seen)
 		return;
 	tw = kmalloc(sizeof(*tw), GFP_ATOMIC);
 	if (!tw)
@@ -95,21 +123,25 @@ void ndp_tw_add(struct sock *sk)
 	tw->expires = jiffies + msecs_to_jiffies(ms);
 
 	spin_lock_bh(&nn->twr_lock);
-	if (nn->dying) {
-		spin_unlock_bh(&nn->twr_lock);
-		kfree(tw);
-		return;
-	}
-	if (nn->twr_count >= NDP_TW_MAX)
+	if (nn->dying)
+		goto drop;
+	if (nn->twr_count >= NDP_TW_MAX) {
 		ndp_tw_free(nn, list_first_entry(&nn->twr_list, struct ndp_tw,
 						 lnode));
-	hlist_add_head(&tw->hnode, ndp_tw_bucket(nn, &tw->fl));
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_TWEVICTED);
+	}
+	if (rhashtable_lookup_insert_key(&nn->twr_ht, &tw->fl, &tw->hnode,
+					 ndp_tw_params))
+		goto drop;	/* a record of it exists, or no memory */
 	list_add_tail(&tw->lnode, &nn->twr_list);
 	nn->twr_count++;
-	if (!timer_pending(&nn->twr_timer) ||
-	    time_before(tw->expires, nn->twr_timer.expires))
+	if (!timer_pending(&nn->twr_timer))
 		mod_timer(&nn->twr_timer, tw->expires);
 	spin_unlock_bh(&nn->twr_lock);
+	return;
+drop:
+	spin_unlock_bh(&nn->twr_lock);
+	kfree(tw);
 }
 
 /*
@@ -124,19 +156,18 @@ bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 	struct ndp_net *nn = ndp_pernet(net);
 	u16 flags = ntohs(nh->flags);
 	u32 psn = ntohl(nh->psn);
-	u8 reply = 0;
 	struct ndp_tw *tw;
-	bool found = false;
+	u8 reply = 0;
 	u32 cum = 0;
 
-	spin_lock_bh(&nn->twr_lock);
-	hlist_for_each_entry(tw, ndp_tw_bucket(nn, fl), hnode) {
-		if (!ndp_flow_match(&tw->fl, fl) ||
-		    !time_before(jiffies, tw->expires))
-			continue;
-		found = true;
-		if (nh->type != NDP_PKT_DATA)
-			break;
+	rcu_read_lock();
+	tw = rhashtable_lookup(&nn->twr_ht, fl, ndp_tw_params);
+	if (!tw || !time_before(jiffies, READ_ONCE(tw->expires))) {
+		rcu_read_unlock();
+		return false;
+	}
+	if (nh->type == NDP_PKT_DATA) {
+		spin_lock_bh(&nn->twr_lock);
 		if (ndp_before(psn, tw->rcv_nxt)) {
 			reply = NDP_PKT_ACK;
 		} else if (psn == tw->rcv_nxt && (flags & NDP_F_FIN) &&
@@ -148,11 +179,9 @@ bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 			reply = NDP_PKT_RST;
 		}
 		cum = tw->rcv_nxt;
-		break;
+		spin_unlock_bh(&nn->twr_lock);
 	}
-	spin_unlock_bh(&nn->twr_lock);
-	if (!found)
-		return false;
+	rcu_read_unlock();
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN))
 		NDP_INC_STATS(net, NDP_MIB_REPLAYREJECTED);
 	if (reply)
@@ -160,15 +189,12 @@ bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 	return true;
 }
 
-void ndp_tw_net_init(struct ndp_net *nn)
+int ndp_tw_net_init(struct ndp_net *nn)
 {
-	int i;
-
 	spin_lock_init(&nn->twr_lock);
 	INIT_LIST_HEAD(&nn->twr_list);
-	for (i = 0; i < ARRAY_SIZE(nn->twr_hash); i++)
-		INIT_HLIST_HEAD(&nn->twr_hash[i]);
 	timer_setup(&nn->twr_timer, ndp_tw_reap, 0);
+	return rhashtable_init(&nn->twr_ht, &ndp_tw_params);
 }
 
 /* Namespace exit: ndp_pull_net_exit() already set nn->dying. */
@@ -180,6 +206,9 @@ void ndp_tw_net_exit(struct ndp_net *nn)
 	nn->dying = true;
 	spin_unlock_bh(&nn->twr_lock);
 	timer_shutdown_sync(&nn->twr_timer);
+	spin_lock_bh(&nn->twr_lock);
 	list_for_each_entry_safe(tw, tmp, &nn->twr_list, lnode)
 		ndp_tw_free(nn, tw);
+	spin_unlock_bh(&nn->twr_lock);
+	rhashtable_destroy(&nn->twr_ht);
 }

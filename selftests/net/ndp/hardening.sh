@@ -17,6 +17,10 @@
 #     that names no psn of ours (InBadReports), an RST that names none
 #     (InBadRsts); the connection keeps working;
 #   - a user without CAP_NET_ADMIN does not see connection nonces;
+#   - a first window with nonce 0, or from the subnet's broadcast address
+#     (answers would reach every host), opens nothing;
+#   - a connection from a link-local IPv6 peer answers on the link it
+#     came from, even when another link's fe80::/64 route is preferred;
 #   - reflection: a first window from a spoofed address makes the server
 #     send at most net.ndp.amp_factor times what it received (headers
 #     instead of packets), and the connection then gives up.
@@ -28,7 +32,7 @@ xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
 ndp_lib_require_cmd python3 ndp_pktgen setpriv
 helper=$(dirname "$0")/ndp_life.py
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 19
+ndp_lib_plan 22
 
 life()
 {
@@ -124,6 +128,36 @@ xfer_expect_delta "a drop-all socket filter: no connection" \
 	"$s0" "$s1" "$ns_b" 0 PassiveOpens
 xfer_expect_moved "a drop-all socket filter: FilterDrops" \
 	"$s0" "$s1" "$ns_b" FilterDrops
+
+# --- nonce 0, broadcast source --------------------------------------------
+port=$(xfer_next_port)
+hold "$ns_b" "$port" 16 "" "$d/hold6"
+s0=$(xfer_stats "$ns_b")
+gen "$ns_a" --dst 10.0.1.2 --dport "$port" --sport 4501 --nonce 0 \
+	data:size=100:flags=syn,last
+gen "$ns_a" --src 10.0.1.255 --dst 10.0.1.2 --dport "$port" --sport 4502 \
+	--nonce 0x6001 data:size=100:flags=syn,last
+sleep 0.5
+s1=$(xfer_stats "$ns_b")
+xfer_expect_delta "nonce 0 or a broadcast source: no connection" \
+	"$s0" "$s1" "$ns_b" 0 PassiveOpens
+xfer_expect_delta "nonce 0 or a broadcast source: counted in InErrs" \
+	"$s0" "$s1" "$ns_b" 2 InErrs
+
+# --- a link-local IPv6 peer -------------------------------------------------
+ndp_lib_ns_new ns_c
+ndp_lib_link "$ns_b" eth1 "$ns_c" eth0
+ip -n "$ns_b" -6 route add fe80::/64 dev eth1 metric 1
+ll=$(ip -n "$ns_b" -6 addr show dev eth0 scope link |
+	awk '/inet6/ { sub("/.*", "", $2); print $2; exit }')
+port=$(xfer_next_port)
+life "$ns_b" rrserve :: "$port" 3 server 0 >"$d/ll.out" 2>&1 &
+lpid=$!
+xfer_wait_file "$d/ll.out" listening 20 || cat "$d/ll.out"
+ndp_lib_check "a link-local peer: answered on its link" \
+	timeout 60 ip netns exec "$ns_a" python3 "$helper" rrclient \
+	"$ll%eth0" "$port" 3 server
+kill $lpid 2>/dev/null
 
 # --- a bad payload checksum in a reassembled (nonlinear) packet ----------
 port=$(xfer_next_port)

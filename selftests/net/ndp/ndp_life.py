@@ -116,7 +116,11 @@ def listen(proto, host, port, backlog):
 def connect(proto, host, port):
     s = new_socket(proto, host)
     s.settimeout(60)
-    s.connect((host, port))
+    if "%" in host:         # link-local: the scope goes in the 4-tuple
+        addr, ifname = host.split("%")
+        s.connect((addr, port, 0, socket.if_nametoindex(ifname)))
+    else:
+        s.connect((host, port))
     return s
 
 
