@@ -54,6 +54,11 @@ static inline void ndp_proto_set_ipv6_pinfo(struct proto *prot, size_t offset)
 #define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("net-sch-" id)
 #endif
 
+/* Protocol memory accounting helpers moved to their own header in 6.10. */
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#include <net/proto_memory.h>
+#endif
+
 /* timer_shutdown_sync() appeared in 6.2. */
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define timer_shutdown_sync(t)	del_timer_sync(t)

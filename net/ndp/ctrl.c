@@ -28,7 +28,6 @@ static unsigned int ndp_sb_samples_max = 1000000;
 static unsigned int ndp_sb_mean_min = 100, ndp_sb_mean_max = 1000;
 static unsigned int ndp_sb_decay_max = 60 * MSEC_PER_SEC;
 static unsigned int ndp_sb_excl_max = 600 * MSEC_PER_SEC;
-static unsigned int ndp_mem_max = 1 << 30;	/* 1 TiB in KiB */
 static unsigned int ndp_emb_tmo_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_amp_max = 1000;
 
@@ -43,7 +42,6 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->max_embryonic = 1024;
 	nn->embryonic_timeout_ms = 60 * MSEC_PER_SEC;
 	nn->amp_factor = 3;
-	nn->mem_max_kb = 0;
 	/* Scoreboard: htsim's rule (100 samples, 1.25x mean, 30 %). */
 	nn->sb_min_samples = 100;
 	nn->sb_nack_mean_pct = 125;
@@ -74,7 +72,6 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
 	NDP_SYSCTL("embryonic_timeout_ms", embryonic_timeout_ms, SYSCTL_ZERO, &ndp_emb_tmo_max),
 	NDP_SYSCTL("amp_factor", amp_factor, SYSCTL_ZERO, &ndp_amp_max),
-	NDP_SYSCTL("mem_max_kb", mem_max_kb, SYSCTL_ZERO, &ndp_mem_max),
 	NDP_SYSCTL("sb_min_samples", sb_min_samples, SYSCTL_ONE, &ndp_sb_samples_max),
 	NDP_SYSCTL("sb_nack_mean_pct", sb_nack_mean_pct, &ndp_sb_mean_min, &ndp_sb_mean_max),
 	NDP_SYSCTL("sb_nack_abs_pct", sb_nack_abs_pct, &ndp_pct_min, &ndp_pct_max),
@@ -111,6 +108,22 @@ bool ndp_ctrl_param_find(const char *name, struct ndp_param *p)
 	return false;
 }
 
+/*
+ * net.ndp.mem: pages of memory all NDP sockets may hold (low, pressure,
+ * hard limit; struct proto.sysctl_mem), global like net.ipv4.tcp_mem and
+ * so only in the initial namespace.
+ */
+static struct ctl_table ndp_mem_table[] = {
+	{
+		.procname	= "mem",
+		.data		= &sysctl_ndp_mem,
+		.maxlen		= sizeof(sysctl_ndp_mem),
+		.mode		= 0644,
+		.proc_handler	= proc_doulongvec_minmax,
+	},
+	{ }
+};
+
 int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn)
 {
 	struct ctl_table *table;
@@ -132,6 +145,16 @@ int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn)
 		kfree(table);
 		return -ENOMEM;
 	}
+	if (net_eq(net, &init_net)) {
+		nn->ctl_mem_hdr = ndp_register_net_sysctl(net, "net/ndp",
+							  ndp_mem_table,
+							  ARRAY_SIZE(ndp_mem_table));
+		if (!nn->ctl_mem_hdr) {
+			unregister_net_sysctl_table(nn->ctl_table_hdr);
+			kfree(table);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -139,6 +162,8 @@ void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn)
 {
 	const struct ctl_table *table = nn->ctl_table_hdr->ctl_table_arg;
 
+	if (nn->ctl_mem_hdr)
+		unregister_net_sysctl_table(nn->ctl_mem_hdr);
 	unregister_net_sysctl_table(nn->ctl_table_hdr);
 	kfree(table);
 }

@@ -347,34 +347,19 @@ static void ndp_deliver_ooo(struct sock *sk)
 }
 
 /*
- * Namespace receive memory (net.ndp.mem_max_kb): whether out-of-order
- * @skb would take the namespace beyond the bound.  The next in-order
- * packet is only subject to its socket's SO_RCVBUF rule: it can be read,
- * which frees memory (refusing it while the socket's out-of-order queue
- * holds memory would deadlock the connection).
+ * Protocol memory (net.ndp.mem, see sock.c): beyond the pressure limit
+ * only the next in-order packet is taken, so what is left up to the hard
+ * limit serves data the application can read, which frees memory;
+ * out-of-order data cannot be read (refusing the in-order packet while it
+ * holds memory could stall every connection at once).  Refused data is
+ * NACKed and pulled again later.
  */
-static bool ndp_net_mem_full(struct sock *sk, struct sk_buff *skb, u32 psn)
+static bool ndp_rmem_schedule(struct sock *sk, struct sk_buff *skb,
+			      bool in_order)
 {
-	struct ndp_net *nn = ndp_pernet(sock_net(sk));
-	u64 max = (u64)READ_ONCE(nn->mem_max_kb) << 10;
-
-	if (!max || psn == ndp_sk(sk)->rcv_nxt)
+	if (!in_order && sk_memory_allocated(sk) > sk_prot_mem_limits(sk, 1))
 		return false;
-	return atomic_long_read(&nn->rmem) + skb->truesize > max;
-}
-
-static void ndp_rfree(struct sk_buff *skb)
-{
-	atomic_long_sub(skb->truesize, &ndp_pernet(sock_net(skb->sk))->rmem);
-	sock_rfree(skb);
-}
-
-/* Charge @skb to @sk and to the namespace's receive memory. */
-static void ndp_set_owner_r(struct sk_buff *skb, struct sock *sk)
-{
-	skb_set_owner_r(skb, sk);
-	skb->destructor = ndp_rfree;
-	atomic_long_add(skb->truesize, &ndp_pernet(sock_net(sk))->rmem);
+	return sk_rmem_schedule(sk, skb, skb->truesize);
 }
 
 /* Packets below rcv_high not received yet: they still need pulls. */
@@ -436,7 +421,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
 			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
 			trimmed = true;
-		} else if (ndp_net_mem_full(sk, skb, psn)) {
+		} else if (!ndp_rmem_schedule(sk, skb, psn == nsk->rcv_nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_MEMDROPS);
 			trimmed = true;
 		}
@@ -465,7 +450,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	NDP_SKB_CB(skb)->flags = flags & NDP_F_FIN;
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
-	ndp_set_owner_r(skb, sk);
+	skb_set_owner_r(skb, sk);
 	WRITE_ONCE(nsk->rcv_tsize, skb->truesize);
 	if (psn == nsk->rcv_nxt) {
 		ndp_deliver(sk, skb);

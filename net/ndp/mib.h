@@ -63,7 +63,7 @@ enum ndp_mib_field {
 	NDP_MIB_RTXOTHERPATH,
 	/* RtxSamePath: retransmissions on the same path (the only usable) */
 	NDP_MIB_RTXSAMEPATH,
-	/* MemDrops: DATA refused (NACKed), net.ndp.mem_max_kb reached */
+	/* MemDrops: DATA refused (NACKed), beyond net.ndp.mem (see sock.c) */
 	NDP_MIB_MEMDROPS,
 	/* InBadPulls: pull counters beyond the packets we sent, ignored */
 	NDP_MIB_INBADPULLS,

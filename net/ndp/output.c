@@ -600,6 +600,7 @@ void ndp_clean_acked(struct sock *sk)
 		if (NDP_SKB_CB(skb)->flags & NDP_F_FIN)
 			nsk->fin_acked = true;
 		sk_wmem_queued_add(sk, -skb->truesize);
+		sk_mem_uncharge(sk, skb->truesize);
 		nsk->snd_una++;
 		consume_skb(skb);
 	}
@@ -612,6 +613,7 @@ void ndp_purge_sndq(struct sock *sk)
 
 	while ((skb = __skb_dequeue(&nsk->sndq))) {
 		sk_wmem_queued_add(sk, -skb->truesize);
+		sk_mem_uncharge(sk, skb->truesize);
 		kfree_skb(skb);
 	}
 	nsk->send_head = NULL;

@@ -170,7 +170,6 @@ static int __net_init ndp_net_init(struct net *net)
 
 	nn->net = net;
 	atomic_set(&nn->embryonic, 0);
-	atomic_long_set(&nn->rmem, 0);
 	err = ndp_hash_net_init(nn);
 	if (err)
 		return err;
@@ -248,6 +247,7 @@ static int __init ndp_init(void)
 	}
 
 	ndp_proto_set_ipv6_pinfo(&ndpv6_prot, offsetof(struct ndp6_sock, inet6));
+	ndp_mem_init();
 	err = proto_register(&ndp_prot, 1);
 	if (err)
 		return err;

@@ -62,6 +62,7 @@ extern unsigned int ndp_ipproto;
 /**
  * struct ndp_net - per-network-namespace state of ndp.ko
  * @ctl_table_hdr: registered net.ndp sysctl table.
+ * @ctl_mem_hdr: net.ndp.mem (initial namespace only, see sock.c).
  * @init_window: packets pushed before the first pull (net.ndp.init_window).
  * @rto_min_us: retransmission timeout floor, microseconds.
  * @rto_max_us: retransmission timeout ceiling (backoff cap), microseconds.
@@ -76,9 +77,6 @@ extern unsigned int ndp_ipproto;
  *	accepted within this time is reset (0: never).
  * @amp_factor: a passive connection sends at most this many times the
  *	bytes it received until the peer proves its address (0: no bound).
- * @mem_max_kb: bound on @rmem in KiB (net.ndp.mem_max_kb); 0 = none.
- * @rmem: bytes (truesize) of DATA held in the receive and out-of-order
- *	queues of all sockets of the namespace.
  * @mib: per-cpu event counters.
  * @net: back pointer.
  * @embryonic: connections created by first windows, not yet accepted.
@@ -114,6 +112,7 @@ extern unsigned int ndp_ipproto;
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
+	struct ctl_table_header	*ctl_mem_hdr;
 	u32			init_window;
 	u32			rto_min_us;
 	u32			rto_max_us;
@@ -123,9 +122,7 @@ struct ndp_net {
 	u32			max_embryonic;
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;
-	u32			mem_max_kb;
 	struct ndp_mib __percpu	*mib;
-	atomic_long_t		rmem;
 
 	struct net		*net;
 	atomic_t		embryonic;
@@ -515,6 +512,8 @@ struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 
 /* sock.c */
 extern struct proto ndp_prot;
+extern long sysctl_ndp_mem[3];
+void ndp_mem_init(void);
 extern struct proto ndpv6_prot;
 extern const struct proto_ops ndp_inet_ops;
 extern const struct proto_ops ndp_inet6_ops;

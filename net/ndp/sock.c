@@ -21,6 +21,15 @@
  * After close() the socket lives on as an orphan until its data and FIN
  * are acknowledged; SO_LINGER with a timeout makes close() wait for that.
  *
+ * Memory is accounted as TCP and UDP do it: every packet queued for
+ * sending (until acknowledged) or receiving (until read) is charged to
+ * the socket's forward allocation, to the protocol's total
+ * (ndp_memory_allocated, limited by the net.ndp.mem triple of the initial
+ * namespace, shown in /proc/net/protocols) and, for sockets created by
+ * socket(), to their memory cgroup.  Beyond the hard limit sendmsg()
+ * waits and received data is refused (NACKed, pulled again later); beyond
+ * the pressure limit out-of-order data is refused too (input.c).
+ *
  * Errors as TCP: ECONNREFUSED when the peer's first word is an RST (it
  * never acknowledged nor sent anything), ECONNRESET after, ETIMEDOUT when the RTO gives up;
  * they are reported once by the next send/recv (or SO_ERROR), then EPIPE
@@ -42,6 +51,22 @@
 #include <net/transp_v6.h>
 
 #include "protocol.h"
+
+static atomic_long_t ndp_memory_allocated ____cacheline_aligned_in_smp;
+static DEFINE_PER_CPU(int, ndp_memory_per_cpu_fw_alloc);
+long sysctl_ndp_mem[3] __read_mostly;
+/* What a socket may always hold, even beyond the hard limit (as UDP). */
+static int ndp_mem_min = PAGE_SIZE;
+
+/* Defaults of net.ndp.mem, in pages, sized from memory as udp_mem is. */
+void ndp_mem_init(void)
+{
+	unsigned long limit = max(nr_free_buffer_pages() / 8, 128UL);
+
+	sysctl_ndp_mem[0] = limit / 4 * 3;
+	sysctl_ndp_mem[1] = limit;
+	sysctl_ndp_mem[2] = sysctl_ndp_mem[0] * 2;
+}
 
 /* ---------------------------------------------------------------------- */
 /* State helpers (socket lock held).                                      */
@@ -157,6 +182,7 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 	if (!nsk->send_head)
 		nsk->send_head = skb;
 	sk_wmem_queued_add(sk, skb->truesize);
+	sk_mem_charge(sk, skb->truesize);
 	if (push)
 		ndp_push(sk, xmitq);
 	ndp_rto_ensure(sk);
@@ -182,6 +208,8 @@ static struct sk_buff *ndp_fin_alloc(struct sock *sk)
 	if (skb) {
 		skb_reserve(skb, NDP_HEADROOM);
 		memset(skb->cb, 0, sizeof(skb->cb));
+		/* A FIN is never refused: charged even beyond the limit. */
+		sk_wmem_schedule(sk, skb->truesize);
 	}
 	return skb;
 }
@@ -373,6 +401,11 @@ struct proto ndp_prot = {
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
 	.no_autobind	= true,
+	.memory_allocated = &ndp_memory_allocated,
+	.per_cpu_fw_alloc = &ndp_memory_per_cpu_fw_alloc,
+	.sysctl_mem	= sysctl_ndp_mem,
+	.sysctl_rmem	= &ndp_mem_min,
+	.sysctl_wmem	= &ndp_mem_min,
 	.obj_size	= sizeof(struct ndp_sock),
 };
 
@@ -388,6 +421,11 @@ struct proto ndpv6_prot = {
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
 	.no_autobind	= true,
+	.memory_allocated = &ndp_memory_allocated,
+	.per_cpu_fw_alloc = &ndp_memory_per_cpu_fw_alloc,
+	.sysctl_mem	= sysctl_ndp_mem,
+	.sysctl_rmem	= &ndp_mem_min,
+	.sysctl_wmem	= &ndp_mem_min,
 	.obj_size	= sizeof(struct ndp6_sock),
 };
 
@@ -684,6 +722,19 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (!skb)
 			goto out_err;
 		skb_reserve(skb, NDP_HEADROOM);
+		if (!sk_wmem_schedule(sk, skb->truesize)) {
+			/* Beyond net.ndp.mem: wait as for a full buffer. */
+			kfree_skb(skb);
+			if (queued) {
+				ndp_push_locked(sk);
+				queued = false;
+			}
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+			err = sk_stream_wait_memory(sk, &timeo);
+			if (err)
+				goto out_err;
+			continue;
+		}
 		skb->data_len = size;
 		skb->len = size;
 		memset(skb->cb, 0, sizeof(skb->cb));

@@ -18,14 +18,15 @@ link_rate_mbps 0 0 1000000
 pull_pacing_pct 99 1 100
 time_wait_ms 1000 0 600000
 max_embryonic 1024 1 1048576
-mem_max_kb 0 0 1073741824
+embryonic_timeout_ms 60000 0 600000
+amp_factor 3 0 1000
 sb_min_samples 100 1 1000000
 sb_nack_mean_pct 125 100 1000
 sb_nack_abs_pct 30 1 100
 sb_decay_ms 100 0 60000
 sb_exclude_ms 1000 1 600000"
 
-ndp_lib_plan $(( $(echo "$knobs" | wc -l) * 3 + 3 ))
+ndp_lib_plan $(( $(echo "$knobs" | wc -l) * 3 + 5 ))
 
 sc() { ip netns exec "$1" sysctl -n "net.ndp.$2" 2>/dev/null; }
 
@@ -49,6 +50,19 @@ while read -r knob def min max; do
 	ndp_lib_check "$knob rejects out-of-range values and accepts [$min, $max]" bounds
 	ndp_lib_expect_eq "$knob in another netns is untouched" "$def" "$(sc "$ns2" "$knob")"
 done <<<"$knobs"
+
+# net.ndp.mem: global (struct proto's limits), so only in the initial
+# namespace, like net.ipv4.tcp_mem.
+mem_triple()
+{
+	local lo pr hi
+	read -r lo pr hi < /proc/sys/net/ndp/mem || return 1
+	echo "net.ndp.mem = $lo $pr $hi"
+	[ "$lo" -gt 0 ] && [ "$pr" -ge "$lo" ] && [ "$hi" -ge "$pr" ]
+}
+ndp_lib_check "net.ndp.mem: low <= pressure <= high in the initial netns" mem_triple
+ndp_lib_check "net.ndp.mem is absent from other namespaces" \
+	ip netns exec "$ns1" test ! -e /proc/sys/net/ndp/mem
 
 ndp_lib_check "/proc/net/ndp_stat is per netns" \
 	ip netns exec "$ns2" grep -q '^InPkts 0$' /proc/net/ndp_stat
