@@ -30,6 +30,8 @@ static unsigned int ndp_sb_decay_max = 60 * MSEC_PER_SEC;
 static unsigned int ndp_sb_excl_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_emb_tmo_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_amp_max = 1000;
+static unsigned int ndp_orphans_max = 1 << 24;
+static unsigned int ndp_orphan_retries_max = 255;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -42,6 +44,8 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->max_embryonic = 1024;
 	nn->embryonic_timeout_ms = 60 * MSEC_PER_SEC;
 	nn->amp_factor = 3;
+	nn->max_orphans = 65536;
+	nn->orphan_retries = 8;
 	/* Scoreboard: htsim's rule (100 samples, 1.25x mean, 30 %). */
 	nn->sb_min_samples = 100;
 	nn->sb_nack_mean_pct = 125;
@@ -72,6 +76,8 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
 	NDP_SYSCTL("embryonic_timeout_ms", embryonic_timeout_ms, SYSCTL_ZERO, &ndp_emb_tmo_max),
 	NDP_SYSCTL("amp_factor", amp_factor, SYSCTL_ZERO, &ndp_amp_max),
+	NDP_SYSCTL("max_orphans", max_orphans, SYSCTL_ZERO, &ndp_orphans_max),
+	NDP_SYSCTL("orphan_retries", orphan_retries, SYSCTL_ONE, &ndp_orphan_retries_max),
 	NDP_SYSCTL("sb_min_samples", sb_min_samples, SYSCTL_ONE, &ndp_sb_samples_max),
 	NDP_SYSCTL("sb_nack_mean_pct", sb_nack_mean_pct, &ndp_sb_mean_min, &ndp_sb_mean_max),
 	NDP_SYSCTL("sb_nack_abs_pct", sb_nack_abs_pct, &ndp_pct_min, &ndp_pct_max),

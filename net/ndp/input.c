@@ -116,6 +116,7 @@ static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
 	if (nsk->snd_una == una)
 		return false;
 	nsk->ever_acked = true;
+	nsk->orphan_rtos = 0;
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
 	if (skb_queue_empty(&nsk->sndq)) {
 		/* All acknowledged: forget pulls the peer may have trimmed. */

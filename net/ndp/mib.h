@@ -91,6 +91,12 @@ enum ndp_mib_field {
 	NDP_MIB_EMBRYONICTIMEOUTS,
 	/* TwEvicted: time-wait records evicted early, NDP_TW_MAX reached */
 	NDP_MIB_TWEVICTED,
+	/* OrphanOverflows: close() reset the connection, max_orphans reached */
+	NDP_MIB_ORPHANOVERFLOWS,
+	/* OrphanTimeouts: orphans reset, data unacknowledged orphan_retries
+	 * RTOs in a row
+	 */
+	NDP_MIB_ORPHANTIMEOUTS,
 	NDP_MIB_MAX
 };
 

@@ -64,6 +64,8 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_LISTENOVERFLOWS] = "ListenOverflows",
 	[NDP_MIB_EMBRYONICTIMEOUTS] = "EmbryonicTimeouts",
 	[NDP_MIB_TWEVICTED]	= "TwEvicted",
+	[NDP_MIB_ORPHANOVERFLOWS] = "OrphanOverflows",
+	[NDP_MIB_ORPHANTIMEOUTS] = "OrphanTimeouts",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

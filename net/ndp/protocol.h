@@ -77,6 +77,10 @@ extern unsigned int ndp_ipproto;
  *	accepted within this time is reset (0: never).
  * @amp_factor: a passive connection sends at most this many times the
  *	bytes it received until the peer proves its address (0: no bound).
+ * @max_orphans: closed connections still delivering data, at most.
+ * @orphan_retries: RTO expiries without an acknowledgement before an
+ *	orphan is reset.
+ * @orphans: closed connections still delivering data (orphans).
  * @mib: per-cpu event counters.
  * @net: back pointer.
  * @embryonic: connections created by first windows, not yet accepted.
@@ -122,6 +126,9 @@ struct ndp_net {
 	u32			max_embryonic;
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;
+	u32			max_orphans;
+	u32			orphan_retries;
+	atomic_t		orphans;
 	struct ndp_mib __percpu	*mib;
 
 	struct net		*net;
@@ -251,6 +258,7 @@ struct ndp_skb_cb {
  * @any_hashed: also reachable by ports and nonce alone.
  * @user_seen: an application holds or held the socket (connect() or
  *	accept()): when it ends, time-wait protects what it delivered.
+ * @orphan: closed by the application, counted in &ndp_net.orphans.
  * @dead: torn down; nothing may be queued or armed any more.
  * @passive: created by a peer's first window (responder): our DATA
  *	carries NDP_F_PASSIVE.
@@ -301,6 +309,7 @@ struct ndp_skb_cb {
  * @rto_us: current timeout, microseconds.
  * @retries: RTO expiries since the peer last made progress (acknowledged,
  *	NACKed or validly pulled something of ours).
+ * @orphan_rtos: RTO expiries since something was last acknowledged.
  * @heard: jiffies of the peer's last ACK, NACK or PULL (its own data
  *	does not count: it says nothing about the pulls it owes us).
  * @pull_at: jiffies of the last pull counter advance.
@@ -337,6 +346,7 @@ struct ndp_sock {
 	bool			hashed;
 	bool			any_hashed;
 	bool			user_seen;
+	bool			orphan;
 	bool			dead;
 	bool			passive;
 	bool			addr_ok;
@@ -375,6 +385,7 @@ struct ndp_sock {
 	struct timer_list	rto_timer;
 	u32			rto_us;
 	u32			retries;
+	u32			orphan_rtos;
 	unsigned long		heard;
 	unsigned long		pull_at;
 	u32			pull_gap8;
@@ -524,6 +535,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_set_error(struct sock *sk, int err, struct sk_buff_head *xmitq);
 void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_abort_child(struct sock *sk);
+void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq);
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);

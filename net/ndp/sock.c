@@ -20,6 +20,11 @@
  * sent, as TCP), and when data arrives for a closed socket (RST sent).
  * After close() the socket lives on as an orphan until its data and FIN
  * are acknowledged; SO_LINGER with a timeout makes close() wait for that.
+ * Orphans are bounded as TCP bounds them: at most net.ndp.max_orphans per
+ * namespace (close() beyond it resets the connection: OrphanOverflows),
+ * and an orphan whose data the peer stops acknowledging, even while it
+ * still NACKs or pulls, is reset after net.ndp.orphan_retries RTO
+ * expiries (OrphanTimeouts, timer.c).
  *
  * Memory is accounted as TCP and UDP do it: every packet queued for
  * sending (until acknowledged) or receiving (until read) is charged to
@@ -100,6 +105,10 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 	if (nsk->dead)
 		return;
 	nsk->dead = true;
+	if (nsk->orphan) {
+		nsk->orphan = false;
+		atomic_dec(&ndp_pernet(sock_net(sk))->orphans);
+	}
 	inet_sk_set_state(sk, TCP_CLOSE);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	ndp_rto_stop(sk);
@@ -135,7 +144,7 @@ void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq)
 }
 
 /* Send RST to the peer and tear down. */
-static void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
+void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
@@ -362,6 +371,18 @@ orphan:
 		ndp_done(sk, &xmitq);
 	else
 		ndp_try_finish(sk, &xmitq);
+	if (!nsk->dead) {
+		struct ndp_net *nn = ndp_pernet(sock_net(sk));
+
+		if (atomic_inc_return(&nn->orphans) >
+		    READ_ONCE(nn->max_orphans)) {
+			atomic_dec(&nn->orphans);
+			NDP_INC_STATS(sock_net(sk), NDP_MIB_ORPHANOVERFLOWS);
+			ndp_abort(sk, &xmitq);
+		} else {
+			nsk->orphan = true;
+		}
+	}
 	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
 	ndp_unbind(sk);

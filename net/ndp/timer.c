@@ -25,9 +25,11 @@
  *
  * Each real expiry doubles the timeout, from net.ndp.rto_min_us up to
  * net.ndp.rto_max_us.  Acknowledged progress resets the timeout to
- * rto_min_us; any packet from the peer resets the expiry count.  After
- * NDP_RTO_RETRIES expiries in a row without hearing from the peer, the
- * connection fails with ETIMEDOUT.
+ * rto_min_us; progress (something of ours newly acknowledged or NACKed,
+ * a valid pull) resets the expiry count.  After NDP_RTO_RETRIES expiries
+ * in a row without progress, the connection fails with ETIMEDOUT.  An
+ * orphan (closed by its application) is reset after
+ * net.ndp.orphan_retries expiries in a row without an acknowledgement.
  *
  * The timer is a timer_list (softirq) holding a socket reference while
  * pending (sk_reset_timer() / sk_stop_timer()).
@@ -138,6 +140,13 @@ static void ndp_rto_fire(struct timer_list *t)
 	}
 	if (++nsk->retries > NDP_RTO_RETRIES) {
 		ndp_set_error(sk, ETIMEDOUT, &xmitq);
+		goto out;
+	}
+	if (nsk->orphan &&
+	    ++nsk->orphan_rtos > READ_ONCE(nn->orphan_retries)) {
+		/* Nobody reads: the peer must take our data, not only NACK. */
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_ORPHANTIMEOUTS);
+		ndp_abort(sk, &xmitq);
 		goto out;
 	}
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);

@@ -20,6 +20,8 @@ time_wait_ms 1000 0 600000
 max_embryonic 1024 1 1048576
 embryonic_timeout_ms 60000 0 600000
 amp_factor 3 0 1000
+max_orphans 65536 0 16777216
+orphan_retries 8 1 255
 sb_min_samples 100 1 1000000
 sb_nack_mean_pct 125 100 1000
 sb_nack_abs_pct 30 1 100
