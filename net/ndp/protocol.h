@@ -78,7 +78,7 @@ extern unsigned int ndp_ipproto;
  * @amp_factor: a passive connection sends at most this many times the
  *	bytes it received until the peer proves its address (0: no bound).
  * @max_orphans: closed connections still delivering data, at most.
- * @orphan_retries: RTO expiries without an acknowledgement before an
+ * @orphan_retries: RTO expiries without an acknowledgment before an
  *	orphan is reset.
  * @orphans: closed connections still delivering data (orphans).
  * @mib: per-cpu event counters.

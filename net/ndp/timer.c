@@ -29,7 +29,7 @@
  * a valid pull) resets the expiry count.  After NDP_RTO_RETRIES expiries
  * in a row without progress, the connection fails with ETIMEDOUT.  An
  * orphan (closed by its application) is reset after
- * net.ndp.orphan_retries expiries in a row without an acknowledgement.
+ * net.ndp.orphan_retries expiries in a row without an acknowledgment.
  *
  * The timer is a timer_list (softirq) holding a socket reference while
  * pending (sk_reset_timer() / sk_stop_timer()).
