@@ -46,8 +46,9 @@
  * must survive every mutant; what still gets a valid checksum is what a
  * receiver must reject or ignore whatever its state: malformed packets,
  * fields nobody interprets (prio, path, detours, nsenders, reserved),
- * psn/ack/pull values far from the live ones, duplicates, and packets of
- * no live connection.  A first-window packet (DATA with SYN, no PASSIVE)
+ * psn/ack/pull values far from the live ones (except the first psn a
+ * first-window packet implies), duplicates, and packets of no live
+ * connection.  A first-window packet (DATA with SYN, no PASSIVE)
  * with a new identity would open a connection at the application's
  * listener: without -F it goes to one of the decoy ports of -D instead
  * (or to a port not seen in the capture).  -F allows everything.
@@ -821,8 +822,20 @@ static void fz_one(long i)
 	nmut = 1 + (fz_chance(30) ? fz_below(3) : 0);
 	for (j = 0; j < nmut; j++)
 		fz_apply(&m, fz_pick_mut());
-	st.cls[m.cls]++;
 	h = m.b + m.p.l4;
+	/*
+	 * A first-window packet tells the receiver the connection's first
+	 * psn (psn - syn_off): if it arrives before the real ones (a packet
+	 * sent by another CPU may overtake them), any change of the two is
+	 * believed, however far, so it is a forgery.
+	 */
+	if (m.p.l4len >= FZ_NDP_HDR && h[FZ_O_TYPE] == FZ_NDP_DATA &&
+	    (get_be(h + FZ_O_FLAGS, 2) & FZ_F_SYN) &&
+	    get_be(h + FZ_O_PSN, 4) - get_be(h + FZ_O_SYNOFF, 4) !=
+	    get_be(src->b + m.p.l4 + FZ_O_PSN, 4) -
+	    get_be(src->b + m.p.l4 + FZ_O_SYNOFF, 4))
+		fz_class_add(&m, FZ_SEMANTIC);
+	st.cls[m.cls]++;
 	/* Source or destination port mutated: no live connection either. */
 	renamed |= m.p.l4len >= 4 &&
 		   (get_be(h + FZ_O_SOURCE, 2) != get_be(src->b + m.p.l4, 2) ||
