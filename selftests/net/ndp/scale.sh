@@ -124,7 +124,6 @@ ndp_lib_info "$r2"
 ndp_lib_info "per connection: NDP $(field bytes_per_conn "$r") B, TCP $(field \
 	bytes_per_conn "$r2") B; request/response NDP $(field rr_us "$r") us, \
 TCP $(field rr_us "$r2") us"
-ndp_lib_check "TCP comparison run complete" grep -q "connected=$conns " \
-	<<<"$r2"
+ndp_lib_expect_eq "TCP comparison run complete" "$conns" "$(field connected "$r2")"
 ndp_lib_check "no kernel warning" ndp_lib_dmesg_clean
 ndp_lib_done
