@@ -10,6 +10,7 @@
 #   make tools           user-space tools and selftest helpers
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
+#   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
 #
 
 KVER_612	:= $(lastword $(sort $(notdir $(wildcard /lib/modules/6.12*-cloud-amd64))))
@@ -28,7 +29,7 @@ endif
 
 SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null)
 
-.PHONY: all modules clean check sparse checkpatch tools test demo bench help
+.PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz
 
 all: modules
 
@@ -66,10 +67,20 @@ test:
 demo:
 	tools/vm/ndp-vm --kernel $(KERNEL) --build -- /ndp/demo.sh
 
+# The mutation fuzzer for long (a million mutants by default), without
+# the per-test timeout of run_tests.sh; the VM fails on any kernel splat.
+FUZZ_PACKETS	?= 1000000
+FUZZ_SEED	?= 1
+FUZZ_RATE	?= 1000
+fuzz:
+	tools/vm/ndp-vm --kernel $(KERNEL) --build --timeout 14400 -- \
+		bash -c 'cd /ndp/selftests && NDP_FUZZ_PACKETS=$(FUZZ_PACKETS) \
+		NDP_FUZZ_SEED=$(FUZZ_SEED) NDP_FUZZ_RATE=$(FUZZ_RATE) ./fuzz.sh'
+
 # NDP against TCP, every scenario (Documentation/networking/ndp-bench.rst);
 # results, table and plots in results/.
 bench:
 	tools/bench/ndp-bench --set full --kernel $(KERNEL)
 
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,14p' Makefile

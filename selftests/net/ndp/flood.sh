@@ -1,0 +1,199 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A flood of spoofed first windows (DATA with SYN and LAST, random nonces
+# and source ports, valid checksums) from a /16 of source addresses that
+# the router in front of the server routes back to the attacker (whose
+# host drops the server's answers), sent by "ndp_fuzz -a", towards two
+# listeners of the server: one that never accepts (backlog 64) and one
+# that accepts one connection every half second (backlog 8).  A user
+# sees:
+#   - a legitimate client transfers intact (ndp_xfer, 4 connections of
+#     64 KB both ways, SHA-256 checked) to a third listener during the
+#     flood;
+#   - the server never holds more connections than its limits allow:
+#     each listener backlog + 1 unaccepted, plus the accepted ones still
+#     alive, plus the legitimate ones, and never more than
+#     net.ndp.max_embryonic (lowered to 128) + those; ListenOverflows or
+#     EmbryonicDrops counts the refused first windows;
+#   - kernel memory stays bounded: the NDP socket slabs (/proc/slabinfo)
+#     hold at most one object per connection the limits allow (plus a
+#     slab per CPU of slack), else Slab in /proc/meminfo grows by at most
+#     64 KiB per connection, peak measured during the flood (skipped
+#     under KASAN, whose quarantine keeps freed objects);
+#   - after the flood every spoofed connection is gone within
+#     net.ndp.embryonic_timeout_ms (lowered to 2000) and the RTO give-up
+#     (rto_max_us 200000) plus a margin (EmbryonicTimeouts moved), and the
+#     NDP slabs return to where they were (within a slab per CPU);
+#   - no kernel warning.
+#
+#   NDP_FLOOD_PACKETS  first windows sent (default 20000; 5000 on the
+#                      "-ndp-debug" kernel)
+#   NDP_FLOOD_RATE     per second (default 1000)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+xfer_setup
+xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
+ndp_lib_require_cmd ndp_fuzz ndp_xfer python3
+helper=$(dirname "$0")/ndp_load.py
+life=$(dirname "$0")/ndp_life.py
+
+case "$(uname -r)" in
+*-ndp-debug*) def_packets=5000 ;;
+*) def_packets=20000 ;;
+esac
+packets=${NDP_FLOOD_PACKETS:-$def_packets}
+rate=${NDP_FLOOD_RATE:-1000}
+max_emb=128
+bl_hold=64
+bl_slow=8
+
+# ns_h1: attacker (10.0.1.1, sends from 10.9.0.0/16); ns_h2: legitimate
+# client (10.0.2.1); ns_rx: server (10.0.100.1); ns_sw: router.
+ndp_lib_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
+ip -n "$ns_sw" route add 10.9.0.0/16 via 10.0.1.1 || ndp_lib_skip_all "no route"
+ip netns exec "$ns_rx" sysctl -qw net.ndp.max_embryonic=$max_emb \
+	net.ndp.embryonic_timeout_ms=2000 net.ndp.rto_max_us=200000
+ndp_lib_plan 10
+d=$XFER_TMP/flood
+mkdir -p "$d"
+
+# ndp_mem: active objects of the NDP socket slabs ("objs N"), else the
+# Slab line of /proc/meminfo ("kb N").
+ndp_objs()
+{
+	awk '$1 == "NDP" || $1 == "NDPv6" { n += $2; found = 1 }
+	     END { if (found) print n + 0; else print -1 }' /proc/slabinfo 2>/dev/null
+}
+
+slab_kb()
+{
+	awk '$1 == "Slab:" { print $2 }' /proc/meminfo
+}
+
+conns()
+{
+	ip netns exec "$1" awk 'NR > 1' /proc/net/ndp_socks | wc -l
+}
+
+p_hold=$(xfer_next_port)
+p_slow=$(xfer_next_port)
+p_xfer=$(xfer_next_port)
+ip netns exec "$ns_rx" python3 "$life" hold 10.0.100.1 "$p_hold" $bl_hold \
+	>"$d/hold" 2>&1 &
+ip netns exec "$ns_rx" python3 "$helper" slowaccept 10.0.100.1 "$p_slow" \
+	$bl_slow 0.5 >"$d/slow" 2>&1 &
+xfer_wait_file "$d/hold" listening 30 || cat "$d/hold"
+xfer_wait_file "$d/slow" listening 30 || cat "$d/slow"
+sleep 1
+
+objs0=$(ndp_objs)
+kb0=$(slab_kb)
+s0=$(xfer_stats "$ns_rx")
+ndp_lib_info "before: NDP slab objects $objs0, Slab $kb0 kB; $packets first windows at $rate/s"
+
+ip netns exec "$ns_h1" ndp_fuzz -a 10.0.100.1 -P "$p_hold,$p_slow" -N 10.9.0.0 \
+	-n "$packets" -r "$rate" -s 7 >"$d/flood.out" 2>"$d/flood.err" &
+fpid=$!
+# Sample while the flood runs; the legitimate transfer starts with it.
+(
+	peak_c=0 peak_o=0 peak_k=0
+	while kill -0 $fpid 2>/dev/null; do
+		c=$(conns "$ns_rx") o=$(ndp_objs) k=$(slab_kb)
+		[ "$c" -gt $peak_c ] && peak_c=$c
+		[ "$o" -gt $peak_o ] && peak_o=$o
+		[ "$k" -gt $peak_k ] && peak_k=$k
+		echo "$peak_c $peak_o $peak_k" >"$d/peak"
+		sleep 0.5
+	done
+) &
+spid=$!
+sleep 2
+XFER_PORT=$p_xfer xfer_run "$ns_h2" "$ns_rx" 10.0.100.1 4 64K 64K 4 300 \
+	>"$d/xfer.out" 2>&1
+xrc=$?
+running=0
+kill -0 $fpid 2>/dev/null && running=1
+wait $fpid
+frc=$?
+wait $spid
+s1=$(xfer_stats "$ns_rx")
+read -r peak_c peak_o peak_k <"$d/peak"
+ndp_lib_info "$(cat "$d/flood.out") (rc $frc); $(sed 's/^/flood: /' "$d/flood.err")"
+ndp_lib_check "the flood was sent" grep -q "^flood: sent $packets " "$d/flood.out"
+ndp_lib_check "a legitimate transfer during the flood is intact" test $xrc = 0
+[ $xrc = 0 ] || sed 's/^/#   /' "$d/xfer.out"
+[ $running = 1 ] || ndp_lib_info "note: the flood ended before the transfer did"
+ndp_lib_info "during: peak connections $peak_c, NDP slab objects $peak_o, Slab $peak_k kB"
+for c in PassiveOpens ListenOverflows EmbryonicDrops EmbryonicTimeouts \
+	 OutRsts AmpLimited EstabResets; do
+	printf '%s %s ' $c "$(xfer_delta "$s0" "$s1" "$ns_rx" $c)"
+done >"$d/counters"
+ndp_lib_info "server counters: $(cat "$d/counters")"
+
+# Unaccepted: backlog + 1 per listener; accepted by the slow listener and
+# still retrying towards nobody: at most one per 0.5 s for the time a
+# connection to a dead peer lives (2 s embryonic + 15 RTOs of 200 ms,
+# generously 10 s): 20; the 4 legitimate ones; the listeners themselves.
+allowed=$(( (bl_hold + 1) + (bl_slow + 1) + 20 + 4 + 2 ))
+expect_le()
+{
+	if [ "${3:-x}" -le "$2" ] 2>/dev/null; then
+		ndp_lib_pass "$1"
+		ndp_lib_info "$1: $3 (at most $2)"
+	else
+		ndp_lib_fail "$1" "got ${3:-?}, want at most $2"
+	fi
+}
+expect_le "connections at the server stay within the listeners' limits" \
+	"$allowed" "$peak_c"
+expect_le "and within net.ndp.max_embryonic plus the accepted ones" \
+	$((max_emb + 20 + 4 + 2)) "$peak_c"
+refused=$(xfer_delta "$s0" "$s1" "$ns_rx" ListenOverflows EmbryonicDrops)
+ndp_lib_check "refused first windows are counted ($refused)" test "${refused:-0}" -gt 0
+# Freed objects may stay counted in per-CPU slabs: a slab's worth per CPU
+# of slack.
+slack=$(awk '$1 == "NDP" { print $5 * 2 }' /proc/slabinfo 2>/dev/null)
+slack=${slack:-32}
+# KASAN keeps freed objects in its quarantine: slab counts bound nothing.
+kasan=$(dmesg | grep -c 'KernelAddressSanitizer initialized')
+if [ "$kasan" != 0 ]; then
+	ndp_lib_skip "NDP slab objects stay bounded" "KASAN quarantine (peak $peak_o)"
+elif [ "$objs0" -ge 0 ]; then
+	expect_le "NDP slab objects stay bounded" $((objs0 + allowed + slack)) "$peak_o"
+else
+	expect_le "Slab growth stays bounded (kB)" $((allowed * 64)) $((peak_k - kb0))
+fi
+
+# After the flood: every spoofed connection is reaped.
+ip netns pids "$ns_rx" | xargs -r kill -9 2>/dev/null
+t0=$SECONDS
+while [ "$(conns "$ns_rx")" -gt 0 ] && [ $((SECONDS - t0)) -lt 30 ]; do
+	sleep 0.5
+done
+left=$(conns "$ns_rx")
+ndp_lib_expect_eq "no connection left at the server after the flood" 0 "$left"
+if [ "$left" != 0 ]; then
+	ip netns exec "$ns_rx" head -n 11 /proc/net/ndp_socks | sed 's/^/#   /'
+else
+	ndp_lib_info "all connections gone $((SECONDS - t0)) s after the flood"
+fi
+s2=$(xfer_stats "$ns_rx")
+xfer_expect_moved "unaccepted connections were reset by the embryonic timeout" \
+	"$s0" "$s2" "$ns_rx" EmbryonicTimeouts
+sleep 1
+objs2=$(ndp_objs)
+kb2=$(slab_kb)
+ndp_lib_info "after: NDP slab objects $objs2, Slab $kb2 kB"
+if [ "$kasan" != 0 ]; then
+	ndp_lib_skip "NDP slab objects return to where they were" \
+		"KASAN quarantine (now $objs2)"
+elif [ "$objs0" -ge 0 ]; then
+	expect_le "NDP slab objects return to where they were" \
+		$((objs0 + slack)) "$objs2"
+else
+	expect_le "Slab returns (kB above the start)" 4096 $((kb2 - kb0))
+fi
+ndp_lib_check "no kernel warning" ndp_lib_dmesg_clean
+ndp_lib_done
