@@ -55,7 +55,11 @@ ndp_lib_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
 ip -n "$ns_sw" route add 10.9.0.0/16 via 10.0.1.1 || ndp_lib_skip_all "no route"
 ip netns exec "$ns_rx" sysctl -qw net.ndp.max_embryonic=$max_emb \
 	net.ndp.embryonic_timeout_ms=2000 net.ndp.rto_max_us=200000
-ndp_lib_plan 10
+# KASAN keeps freed objects in its quarantine: slab counts bound nothing
+# there, so the two slab checks are not planned on such a kernel (the
+# connection counts still bound the state).
+kasan=$(dmesg | grep -c 'KernelAddressSanitizer initialized')
+ndp_lib_plan $([ "$kasan" != 0 ] && echo 8 || echo 10)
 d=$XFER_TMP/flood
 mkdir -p "$d"
 
@@ -156,10 +160,8 @@ ndp_lib_check "refused first windows are counted ($refused)" test "${refused:-0}
 # of slack.
 slack=$(awk '$1 == "NDP" { print $5 * 2 }' /proc/slabinfo 2>/dev/null)
 slack=${slack:-32}
-# KASAN keeps freed objects in its quarantine: slab counts bound nothing.
-kasan=$(dmesg | grep -c 'KernelAddressSanitizer initialized')
 if [ "$kasan" != 0 ]; then
-	ndp_lib_skip "NDP slab objects stay bounded" "KASAN quarantine (peak $peak_o)"
+	ndp_lib_info "KASAN: slab objects not bounded (peak $peak_o)"
 elif [ "$objs0" -ge 0 ]; then
 	expect_le "NDP slab objects stay bounded" $((objs0 + allowed + slack)) "$peak_o"
 else
@@ -187,8 +189,7 @@ objs2=$(ndp_objs)
 kb2=$(slab_kb)
 ndp_lib_info "after: NDP slab objects $objs2, Slab $kb2 kB"
 if [ "$kasan" != 0 ]; then
-	ndp_lib_skip "NDP slab objects return to where they were" \
-		"KASAN quarantine (now $objs2)"
+	ndp_lib_info "KASAN: slab objects not compared (now $objs2)"
 elif [ "$objs0" -ge 0 ]; then
 	expect_le "NDP slab objects return to where they were" \
 		$((objs0 + slack)) "$objs2"
