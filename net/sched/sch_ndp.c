@@ -19,21 +19,27 @@
  *    malformed NDP), a plain FIFO of @olimit packets.
  *
  * NDP is recognised by the IP protocol number (module parameter ipproto,
- * which must match ndp.ko's) directly after a VLAN-free IPv4 header or a
- * fixed IPv6 header without extension headers.
+ * which must match ndp.ko's) directly after a VLAN-free IPv4 header (not
+ * a fragment) or a fixed IPv6 header without extension headers.  Every
+ * length from the wire is checked against the packet before use: the
+ * header with its options (doff) must lie within the IP packet, and a
+ * header-class packet must carry no payload, else the packet is other
+ * traffic.
  *
  * Enqueue.  A DATA packet that finds the data queue full does not get
  * dropped: with probability @trim_prob percent the arrival is trimmed,
  * otherwise the packet at the tail is and the arrival takes its place.
- * Trimming cuts the payload, sets NDP_F_TRIMMED (the header checksum is
- * updated incrementally, it does not cover the payload), fixes the IP
- * length (and the IPv4 header checksum) and moves the packet to the header
- * queue.  A header that finds the header queue full is returned to its
- * sender when @rts is on: source and destination are swapped, NDP_F_RTS
- * is set, the link-layer header is stripped and the packet re-enters the
- * switch's stack as if received on this port (netif_rx()), so the normal
- * forwarding path routes it back towards the sender, outside our lock.
- * Only DATA headers that were not already returned are bounced; anything
+ * Trimming cuts the payload after the NDP header and its options (doff),
+ * sets NDP_F_TRIMMED (the header checksum is updated incrementally, it
+ * does not cover the payload), fixes the IP length (and the IPv4 header
+ * checksum) and moves the packet to the header queue.  A header that
+ * finds the header queue full is returned to its sender when @rts is on:
+ * IP (and Ethernet) source and destination are swapped, NDP_F_RTS is set,
+ * the packet is scrubbed like a looped-back one (dev_forward_skb()) and
+ * re-enters the switch's stack as if the receiver had sent it on this
+ * port (eth_type_trans(), netif_rx()), so the normal forwarding path, IP
+ * or bridge, takes it back towards the sender, outside our lock.  Only
+ * DATA headers that were not already returned are bounced; anything
  * else, or everything when @rts is off, is dropped.
  *
  * Dequeue.  Two classes share the link by deficit round robin by bytes
@@ -48,8 +54,11 @@
  * arrival is no more urgent than it (ties lose), in which case the arrival
  * is trimmed.  Dequeue picks the most urgent packet and sends the earliest
  * arrived packet of the same flow (5-tuple including NDP ports).  Headers
- * are always sent first.  Both scans are linear in @limit, which pFabric
- * keeps small (about two bandwidth-delay products).
+ * are always sent first.  The data queue stays a FIFO in arrival order
+ * and is also indexed by two rbtrees, by (prio, arrival) and by (flow,
+ * arrival), so eviction and dequeue cost O(log @limit); the index nodes
+ * are preallocated by "change" (one per packet of @limit), never on the
+ * datapath.
  *
  * Rate.  With @rate set, dequeue sends no faster than @rate bytes per
  * second (counting skb->len, i.e. the Ethernet header but not preamble,
@@ -66,7 +75,10 @@
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
 #include <linux/netdevice.h>
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
 #include <linux/jhash.h>
+#include <linux/rbtree.h>
 #include <linux/random.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -109,7 +121,34 @@ struct ndp_skb_cb {
 	u32	prio;		/* ndphdr.prio, host order */
 	u32	flow;		/* hash of the 5-tuple */
 	u16	thoff;		/* NDP header offset from skb->data */
+	u16	hlen;		/* NDP header length with options (doff * 4) */
+	u16	pf;		/* pFabric index node, NDP_PF_NONE if none */
 	u8	ipv;		/* 4 or 6 */
+};
+
+#define NDP_PF_NONE	U16_MAX
+
+/*
+ * pFabric index: one node per packet of the data queue, in two rbtrees.
+ * @prio_node orders all packets by urgency (prio, then arrival): the
+ * leftmost is the most urgent packet (the earliest among equals), the
+ * rightmost the least urgent (the latest among equals).  @flow_node orders
+ * them by flow, then arrival: the first node of a flow is its earliest
+ * packet.  The nodes come from an array of @limit entries allocated by
+ * "change" (a data queue never holds more), so the datapath allocates
+ * nothing.  @seq never wraps (64 bits).  Free nodes are chained through
+ * @next_free.
+ */
+struct ndp_pf_node {
+	struct rb_node		prio_node;
+	struct rb_node		flow_node;
+	union {
+		struct sk_buff		*skb;
+		struct ndp_pf_node	*next_free;
+	};
+	u64			seq;
+	u32			prio;
+	u32			flow;
 };
 
 static struct ndp_skb_cb *ndp_skb_cb(const struct sk_buff *skb)
@@ -144,6 +183,13 @@ struct ndp_queue {
  * @seed: flow hash seed.
  * @t_next: earliest departure of the next packet (rate), ktime ns.
  * @watchdog: rearms dequeue when the rate holds packets back.
+ * @pf_nodes: pFabric index nodes; NULL outside pFabric mode.
+ * @pf_size: number of @pf_nodes: @limit in pFabric mode, else 0.  Nonzero
+ *	exactly when the data queue's packets are indexed.
+ * @pf_free: free nodes.
+ * @pf_prio: the data queue's packets by (prio, arrival).
+ * @pf_flow: the data queue's packets by (flow, arrival).
+ * @pf_seq: arrival counter of the data queue.
  * @stats: counters for dump_stats; the qlen/backlog fields are unused.
  *
  * Knobs are written under the qdisc tree lock with WRITE_ONCE() and read
@@ -171,6 +217,14 @@ struct ndp_sched_data {
 	u32			seed;
 	u64			t_next;
 	struct qdisc_watchdog	watchdog;
+
+	struct ndp_pf_node	*pf_nodes;
+	u32			pf_size;
+	struct ndp_pf_node	*pf_free;
+	struct rb_root_cached	pf_prio;
+	struct rb_root		pf_flow;
+	u64			pf_seq;
+
 	struct tc_ndp_xstats	stats;
 };
 
@@ -181,18 +235,133 @@ static u32 ndp_sch_hlimit(const struct ndp_sched_data *q)
 	return h ? h : 2 * READ_ONCE(q->limit);
 }
 
+/*
+ * pFabric urgency: a lower ndphdr.prio is more urgent.  prio is the
+ * flow's remaining bytes saturated at U32_MAX, so every flow of 4 GiB or
+ * more compares as equal and least urgent (then arrival order decides).
+ * It is compared as the unsigned 32-bit value it is, never subtracted,
+ * sign-converted or packed into a wider key with other bits.
+ */
+static bool ndp_pf_prio_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct ndp_pf_node *na = rb_entry(a, struct ndp_pf_node, prio_node);
+	const struct ndp_pf_node *nb = rb_entry(b, struct ndp_pf_node, prio_node);
+
+	if (na->prio != nb->prio)
+		return na->prio < nb->prio;
+	return na->seq < nb->seq;
+}
+
+static bool ndp_pf_flow_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct ndp_pf_node *na = rb_entry(a, struct ndp_pf_node, flow_node);
+	const struct ndp_pf_node *nb = rb_entry(b, struct ndp_pf_node, flow_node);
+
+	if (na->flow != nb->flow)
+		return na->flow < nb->flow;
+	return na->seq < nb->seq;
+}
+
+static int ndp_pf_flow_cmp(const void *key, const struct rb_node *b)
+{
+	u32 flow = *(const u32 *)key;
+	u32 nflow = rb_entry(b, struct ndp_pf_node, flow_node)->flow;
+
+	if (flow != nflow)
+		return flow < nflow ? -1 : 1;
+	return 0;
+}
+
+/* Index @skb, the newest packet of the data queue (pFabric mode only). */
+static void ndp_pf_insert(struct ndp_sched_data *q, struct sk_buff *skb)
+{
+	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	struct ndp_pf_node *n = q->pf_free;
+
+	/* The queue never holds more than @limit == @pf_size packets. */
+	if (WARN_ON_ONCE(!n)) {
+		cb->pf = NDP_PF_NONE;
+		return;
+	}
+	q->pf_free = n->next_free;
+	n->skb = skb;
+	n->seq = q->pf_seq++;
+	n->prio = cb->prio;
+	n->flow = cb->flow;
+	cb->pf = n - q->pf_nodes;
+	rb_add_cached(&n->prio_node, &q->pf_prio, ndp_pf_prio_less);
+	rb_add(&n->flow_node, &q->pf_flow, ndp_pf_flow_less);
+}
+
+static void ndp_pf_remove(struct ndp_sched_data *q, struct sk_buff *skb)
+{
+	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	struct ndp_pf_node *n;
+
+	if (cb->pf == NDP_PF_NONE)
+		return;
+	n = &q->pf_nodes[cb->pf];
+	cb->pf = NDP_PF_NONE;
+	rb_erase_cached(&n->prio_node, &q->pf_prio);
+	rb_erase(&n->flow_node, &q->pf_flow);
+	n->next_free = q->pf_free;
+	q->pf_free = n;
+}
+
+/* Forget every index entry (the data queue itself is left alone). */
+static void ndp_pf_clear(struct ndp_sched_data *q)
+{
+	struct sk_buff *skb;
+	u32 i;
+
+	skb_queue_walk(&q->dq.skbs, skb)
+		ndp_skb_cb(skb)->pf = NDP_PF_NONE;
+	q->pf_prio = RB_ROOT_CACHED;
+	q->pf_flow = RB_ROOT;
+	q->pf_free = NULL;
+	for (i = q->pf_size; i-- > 0; ) {
+		q->pf_nodes[i].next_free = q->pf_free;
+		q->pf_free = &q->pf_nodes[i];
+	}
+}
+
+/* Index the whole data queue, in arrival order (O(n log n), "change"). */
+static void ndp_pf_rebuild(struct ndp_sched_data *q)
+{
+	struct sk_buff *skb;
+
+	ndp_pf_clear(q);
+	if (!q->pf_size)
+		return;
+	skb_queue_walk(&q->dq.skbs, skb)
+		ndp_pf_insert(q, skb);
+}
+
+/*
+ * Every packet enters and leaves a queue here.  The data queue is always a
+ * FIFO in arrival order (NDP mode, "change" and mode switches use it); in
+ * pFabric mode its packets are also in the index.
+ */
 static void ndp_sch_q_add(struct Qdisc *sch, struct ndp_queue *nq,
 			  struct sk_buff *skb)
 {
+	struct ndp_sched_data *q = qdisc_priv(sch);
+
 	__skb_queue_tail(&nq->skbs, skb);
 	nq->backlog += qdisc_pkt_len(skb);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
+	if (nq == &q->dq && q->pf_size)
+		ndp_pf_insert(q, skb);
 }
 
 static void ndp_sch_q_unlink(struct Qdisc *sch, struct ndp_queue *nq,
 			     struct sk_buff *skb)
 {
+	struct ndp_sched_data *q = qdisc_priv(sch);
+
+	if (nq == &q->dq && q->pf_size)
+		ndp_pf_remove(q, skb);
 	__skb_unlink(skb, &nq->skbs);
 	nq->backlog -= qdisc_pkt_len(skb);
 	qdisc_qstats_backlog_dec(sch, skb);
@@ -206,8 +375,11 @@ static struct ndphdr *ndp_sch_hdr(const struct sk_buff *skb)
 
 /*
  * Classify @skb and fill its ndp_skb_cb.  Only well-formed NDP packets
- * (IP header and NDP header present, lengths consistent, header sane)
- * are NDP; anything else is other traffic and never modified.
+ * are NDP: IPv4 header (not a fragment) or IPv6 fixed header directly
+ * followed by the NDP header, lengths consistent, header sane, the whole
+ * header with its options (doff) inside the IP packet and linear, and no
+ * payload on a header-class packet.  Anything else is other traffic and
+ * never modified: nothing from the wire is trusted before these checks.
  */
 static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 					   struct sk_buff *skb)
@@ -215,9 +387,10 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
 	int noff = skb_network_offset(skb);
 	const struct ndphdr *nh;
-	unsigned int thoff;
+	unsigned int thoff, l4len, hlen;
 	u32 ports;
 
+	cb->pf = NDP_PF_NONE;
 	if (noff < 0)
 		return NDP_SCH_OTHER;
 
@@ -236,6 +409,7 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		tot = ntohs(iph->tot_len);
 		if (tot < iph->ihl * 4 + NDP_HDR_LEN || noff + tot > skb->len)
 			return NDP_SCH_OTHER;
+		l4len = tot - iph->ihl * 4;
 		if (!pskb_may_pull(skb, thoff + NDP_HDR_LEN))
 			return NDP_SCH_OTHER;
 		iph = ip_hdr(skb);
@@ -258,6 +432,7 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		    noff + sizeof(*ip6h) + ntohs(ip6h->payload_len) > skb->len)
 			return NDP_SCH_OTHER;
 		thoff = noff + sizeof(*ip6h);
+		l4len = ntohs(ip6h->payload_len);
 		if (!pskb_may_pull(skb, thoff + NDP_HDR_LEN))
 			return NDP_SCH_OTHER;
 		ip6h = ipv6_hdr(skb);
@@ -275,20 +450,37 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 
 	if (!ndp_hdr_is_sane(nh) || thoff > U16_MAX)
 		return NDP_SCH_OTHER;
+	/* doff is from the wire: the header must fit in the IP packet. */
+	hlen = nh->doff * 4;
+	if (hlen > l4len)
+		return NDP_SCH_OTHER;
+	/*
+	 * Headers get strict priority: a control packet or a trimmed DATA
+	 * packet that still carries a payload is not one (no NDP host or
+	 * switch makes such a packet); do not let it jump the data queue.
+	 */
+	if (ndp_hdr_is_control(nh) && l4len != hlen)
+		return NDP_SCH_OTHER;
+	if (hlen > NDP_HDR_LEN && !pskb_may_pull(skb, thoff + hlen))
+		return NDP_SCH_OTHER;
+	nh = (const struct ndphdr *)(skb->data + thoff);
 	cb->thoff = thoff;
+	cb->hlen = hlen;
 	cb->prio = ntohl(nh->prio);
 	return ndp_hdr_is_control(nh) ? NDP_SCH_HDR : NDP_SCH_DATA;
 }
 
 /*
  * Cut @skb (a classified NDP DATA packet, not queued) to its IP and NDP
- * headers and mark it trimmed.  Returns 0 or a negative errno, in which
- * case the packet is unchanged as far as its receiver can tell.
+ * headers, options included (doff, validated by classify), and mark it
+ * trimmed.  Works on nonlinear and cloned packets.  Returns 0 or a
+ * negative errno, in which case the packet is unchanged as far as its
+ * receiver can tell.
  */
 static int ndp_sch_trim(struct sk_buff *skb)
 {
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
-	unsigned int end = cb->thoff + NDP_HDR_LEN;
+	unsigned int end = cb->thoff + cb->hlen;
 	unsigned int noff = skb_network_offset(skb);
 	unsigned int old = skb->len, cut;
 
@@ -297,8 +489,14 @@ static int ndp_sch_trim(struct sk_buff *skb)
 		return -EINVAL;
 	if (skb_ensure_writable(skb, end) || pskb_trim(skb, end))
 		return -ENOMEM;
-	if (skb->ip_summed == CHECKSUM_COMPLETE)
+	/*
+	 * A receive-side checksum no longer describes the packet (payload
+	 * gone, lengths and flags changed): the receiver checks in software.
+	 */
+	if (skb->ip_summed != CHECKSUM_NONE) {
 		skb->ip_summed = CHECKSUM_NONE;
+		skb->csum_level = 0;
+	}
 
 	if (cb->ipv == 4) {
 		struct iphdr *iph = ip_hdr(skb);
@@ -322,25 +520,47 @@ static int ndp_sch_trim(struct sk_buff *skb)
 
 /*
  * Return the header @skb (not queued) to its sender.  Returns false, with
- * @skb untouched, if it is not a DATA header or was returned already, or
- * on lack of memory; true once the packet is handed to the stack.
+ * @skb untouched as far as its receiver can tell, if it is not a DATA
+ * header or was returned already, if its link layer is neither Ethernet
+ * nor absent, or on lack of memory; true once the packet is handed to the
+ * stack.
  *
  * The packet carries the link-layer header for the forward next hop, so
- * instead of transmitting it here we strip that header and let it re-enter
- * the stack as if received on this port: the switch's routing table sends
- * it towards the sender on the right port with the right link-layer
- * header, and this happens later in NET_RX softirq, not under our lock.
+ * instead of transmitting it here we turn it into the packet its receiver
+ * would have sent back on this link and let it re-enter the stack as if
+ * received on this port, the way dev_forward_skb() loops a packet back
+ * (veth): IP addresses swapped and, on Ethernet, MAC addresses swapped
+ * too, so the frame comes *from* the receiver's side of the link.  A
+ * router (our own MAC is then the destination) routes it towards the
+ * sender; a bridge whose port this is learns the receiver's MAC on this
+ * port, which is right, and forwards it to the sender's port.  This
+ * happens later in NET_RX softirq, not under our lock.  Everything the
+ * forward path attached to the packet is reset as for a packet fresh from
+ * the wire: owner, dst, conntrack, extensions, mark, timestamp, priority,
+ * checksum state, queue mapping, control block; eth_type_trans() sets
+ * skb->dev, pkt_type, protocol and the MAC header.
  */
 static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
-	unsigned int noff = skb_network_offset(skb);
+	struct net_device *dev = qdisc_dev(sch);
+	int noff = skb_network_offset(skb);
 	struct ndphdr *nh = ndp_sch_hdr(skb);
+	unsigned int thoff = cb->thoff;
 	u8 ipv = cb->ipv;
+	bool eth;
 
 	if (nh->type != NDP_PKT_DATA || ndp_hdr_has(nh, NDP_F_RTS))
 		return false;
-	if (skb_ensure_writable(skb, cb->thoff + NDP_HDR_LEN))
+	if (skb->ip_summed == CHECKSUM_PARTIAL || skb_is_gso(skb))
+		return false;
+	/* Ethernet with its header at skb->data, or no link layer at all. */
+	eth = dev->type == ARPHRD_ETHER && noff == ETH_HLEN &&
+	      skb_mac_header_was_set(skb) && skb_mac_offset(skb) == 0;
+	if (!eth && noff != 0)
+		return false;
+	if (skb_ensure_writable(skb, thoff + NDP_HDR_LEN) ||
+	    skb_orphan_frags(skb, GFP_ATOMIC))
 		return false;
 
 	/* Swapping addresses keeps both the IPv4 and the NDP checksum. */
@@ -354,14 +574,33 @@ static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
 		swap(ip6h->saddr, ip6h->daddr);
 	}
 	ndp_hdr_update_flags(ndp_sch_hdr(skb), NDP_F_RTS, 0);
+	if (eth) {
+		struct ethhdr *ethh = (struct ethhdr *)skb->data;
+		u8 addr[ETH_ALEN];
+
+		ether_addr_copy(addr, ethh->h_dest);
+		ether_addr_copy(ethh->h_dest, ethh->h_source);
+		ether_addr_copy(ethh->h_source, addr);
+	}
 
 	skb_orphan(skb);
 	skb_scrub_packet(skb, true);
 	memset(skb->cb, 0, sizeof(skb->cb));
-	__skb_pull(skb, noff);
+	skb->priority = 0;
+	skb->ip_summed = CHECKSUM_NONE;
+	skb->csum_level = 0;
+	skb_set_queue_mapping(skb, 0);
+	if (eth) {
+		skb->protocol = eth_type_trans(skb, dev);
+	} else {
+		/* No link-layer header: protocol stays, MAC header empty. */
+		skb->dev = dev;
+		skb_reset_mac_header(skb);
+		skb->pkt_type = PACKET_HOST;
+	}
 	skb_reset_network_header(skb);
-	skb->dev = qdisc_dev(sch);
-	skb->pkt_type = PACKET_HOST;
+	skb_set_transport_header(skb, thoff - noff);
+	skb_reset_mac_len(skb);
 	netif_rx(skb);
 	return true;
 }
@@ -390,35 +629,39 @@ static int ndp_sch_hdr_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 /*
  * pFabric: the packet to trim when the data queue is full: the least
  * urgent buffered packet (the latest among equals), or @arrival if it is
- * no more urgent than that one.
+ * no more urgent than that one.  O(log n).
  */
 static struct sk_buff *ndp_sch_pfabric_victim(struct ndp_sched_data *q,
 					      struct sk_buff *arrival)
 {
-	struct sk_buff *skb, *worst = NULL;
+	struct rb_node *last = rb_last(&q->pf_prio.rb_root);
+	const struct ndp_pf_node *worst;
 
-	skb_queue_walk(&q->dq.skbs, skb)
-		if (!worst || ndp_skb_cb(skb)->prio >= ndp_skb_cb(worst)->prio)
-			worst = skb;
-	if (!worst || ndp_skb_cb(arrival)->prio >= ndp_skb_cb(worst)->prio)
+	if (!last)
 		return arrival;
-	return worst;
+	worst = rb_entry(last, struct ndp_pf_node, prio_node);
+	if (ndp_skb_cb(arrival)->prio >= worst->prio)
+		return arrival;
+	return worst->skb;
 }
 
-/* pFabric: earliest-arrived packet of the flow of the most urgent one. */
+/*
+ * pFabric: earliest-arrived packet of the flow of the most urgent one
+ * (the most urgent is the earliest among equals).  O(log n).
+ */
 static struct sk_buff *ndp_sch_pfabric_pick(struct ndp_sched_data *q)
 {
-	struct sk_buff *skb, *best = NULL;
+	struct rb_node *first = rb_first_cached(&q->pf_prio);
+	const struct ndp_pf_node *best;
+	struct rb_node *n;
 
-	skb_queue_walk(&q->dq.skbs, skb)
-		if (!best || ndp_skb_cb(skb)->prio < ndp_skb_cb(best)->prio)
-			best = skb;
-	if (!best)
+	if (!first)
 		return NULL;
-	skb_queue_walk(&q->dq.skbs, skb)
-		if (ndp_skb_cb(skb)->flow == ndp_skb_cb(best)->flow)
-			return skb;
-	return best;
+	best = rb_entry(first, struct ndp_pf_node, prio_node);
+	n = rb_find_first(&best->flow, &q->pf_flow, ndp_pf_flow_cmp);
+	if (WARN_ON_ONCE(!n))
+		return best->skb;
+	return rb_entry(n, struct ndp_pf_node, flow_node)->skb;
 }
 
 /*
@@ -633,6 +876,7 @@ static void ndp_sch_reset(struct Qdisc *sch)
 	ndp_sch_purge(&q->hq);
 	ndp_sch_purge(&q->dq);
 	ndp_sch_purge(&q->oq);
+	ndp_pf_clear(q);
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
 	q->wrr_sent = 0;
@@ -743,8 +987,12 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 			  struct netlink_ext_ack *extack)
 {
 	struct ndp_sched_data *q = qdisc_priv(sch);
+	struct ndp_pf_node *nodes = NULL, *old_nodes = NULL;
 	struct nlattr *tb[TCA_NDP_MAX + 1];
 	int err, n = 0, len = 0;
+	bool new_index = false;
+	u32 limit, pf_size;
+	u8 mode;
 
 	if (!opt)
 		return 0;
@@ -752,6 +1000,26 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 	if (err < 0) {
 		ndp_sch_explain(extack, err);
 		return err;
+	}
+
+	/*
+	 * pFabric mode needs its index sized to the limit; allocate it before
+	 * changing anything, so a failure changes nothing.  Only "change"
+	 * (under RTNL) writes limit and mode, so reading them here is stable.
+	 */
+	limit = tb[TCA_NDP_LIMIT] ? nla_get_u32(tb[TCA_NDP_LIMIT]) : q->limit;
+	mode = tb[TCA_NDP_MODE] ? nla_get_u8(tb[TCA_NDP_MODE]) : q->mode;
+	pf_size = mode == TC_NDP_MODE_PFABRIC ? limit : 0;
+	if (pf_size != q->pf_size) {
+		new_index = true;
+		if (pf_size) {
+			nodes = kvcalloc(pf_size, sizeof(*nodes), GFP_KERNEL);
+			if (!nodes) {
+				NL_SET_ERR_MSG(extack,
+					       "sch_ndp: no memory for the pFabric index (one entry per packet of limit)");
+				return -ENOMEM;
+			}
+		}
 	}
 
 	sch_tree_lock(sch);
@@ -779,11 +1047,22 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 			qdisc_watchdog_schedule_ns(&q->watchdog, ktime_get_ns());
 	}
 
+	if (new_index) {
+		ndp_pf_clear(q);
+		old_nodes = q->pf_nodes;
+		q->pf_nodes = nodes;
+		q->pf_size = 0;
+	}
 	ndp_sch_shrink(sch, &q->dq, q->limit, &n, &len);
 	ndp_sch_shrink(sch, &q->hq, ndp_sch_hlimit(q), &n, &len);
 	ndp_sch_shrink(sch, &q->oq, q->olimit, &n, &len);
+	if (new_index) {
+		q->pf_size = pf_size;
+		ndp_pf_rebuild(q);
+	}
 	qdisc_tree_reduce_backlog(sch, n, len);
 	sch_tree_unlock(sch);
+	kvfree(old_nodes);
 	return 0;
 }
 
@@ -806,6 +1085,8 @@ static int ndp_sch_init(struct Qdisc *sch, struct nlattr *opt,
 	q->rts = 1;
 	q->mode = TC_NDP_MODE_NDP;
 	q->seed = get_random_u32();
+	q->pf_prio = RB_ROOT_CACHED;
+	q->pf_flow = RB_ROOT;
 	qdisc_watchdog_init(&q->watchdog, sch);
 
 	return ndp_sch_change(sch, opt, extack);
@@ -820,6 +1101,9 @@ static void ndp_sch_destroy(struct Qdisc *sch)
 	ndp_sch_purge(&q->hq);
 	ndp_sch_purge(&q->dq);
 	ndp_sch_purge(&q->oq);
+	kvfree(q->pf_nodes);
+	q->pf_nodes = NULL;
+	q->pf_size = 0;
 }
 
 static int ndp_sch_dump(struct Qdisc *sch, struct sk_buff *skb)

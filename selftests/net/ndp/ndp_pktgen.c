@@ -16,7 +16,7 @@
  *       TYPE   data | hdr (a DATA header already trimmed) | ack | nack |
  *              pull | rst
  *       COUNT  number of such packets (default 1)
- *       KEY    size=BYTES   DATA payload (default 1000; hdr: 0)
+ *       KEY    size=BYTES   payload (default 1000 for data, else 0)
  *              prio=N       ndphdr.prio (default 0)
  *              sport=N, dport=N   override --sport/--dport
  *              flags=F[,F]  syn last trimmed rts unsched pull fin rtx
@@ -27,6 +27,13 @@
  *              badpcsum=1   DATA: a payload checksum that does not match
  *              frags=N      IPv4: send the packet as N IP fragments (the
  *                           receiver reassembles it into a nonlinear skb)
+ *              doff=N       header length N words (10..255): N * 4 - 40
+ *                           option bytes, (0xc0 + i) & 0xff, follow the
+ *                           fixed header
+ *              doff-lie=N   ndphdr.doff says N (0..255) but no option
+ *                           bytes are added (a malformed header)
+ *              frag=N       IPv4 only: fragment offset N (8-byte units)
+ *              mf=1         IPv4 only: more-fragments flag
  *     Every packet gets the next psn, starting at --psn (default 1), so a
  *     receiver can tell the order in which they were sent.  The payload
  *     of DATA packet psn P is the byte sequence (P + i) & 0xff, and pcsum
@@ -37,14 +44,17 @@
  *
  *     Receives IPv4 and IPv6 NDP packets (not the ones the host sends) on
  *     a packet socket and verifies them: IP length, header checksum
- *     (always), payload checksum and bytes (untrimmed DATA).  One line per
- *     packet unless --quiet:
+ *     (always), option bytes (the doff=N pattern, always), payload
+ *     checksum and bytes (untrimmed DATA).  One line per packet unless
+ *     --quiet:
  *       pkt I type=T psn=N sport=N dport=N flags=F prio=N paylen=N len=N
- *           hcsum=ok|BAD pcsum=ok|BAD|- src=A dst=B t_us=N
- *     (len: payload bytes present; t_us: kernel receive time since the
- *     first packet) and a summary line:
+ *           doff=N opts=ok|BAD|- hcsum=ok|BAD pcsum=ok|BAD|- src=A dst=B
+ *           t_us=N
+ *     (len: payload bytes present after the doff*4-byte header; t_us:
+ *     kernel receive time since the first packet) and a summary line:
  *       summary pkts=N data=N trimmed=N ctrl=N rts=N bad_hcsum=N
- *               bad_pcsum=N bad_len=N reordered=N bytes=N span_us=N
+ *               bad_pcsum=N bad_len=N bad_opts=N reordered=N bytes=N
+ *               span_us=N
  *     (bytes: IP bytes of all packets but the first, so bytes / span_us
  *     is the arrival rate).  Stops after --count packets, after --idle-ms
  *     (default 1000) without a packet once one arrived, or after
@@ -266,6 +276,10 @@ struct ndp_spec {
 	long long psn;
 	bool bad_pcsum;
 	unsigned int frags;
+	unsigned int doff;	/* words of header actually built (>= 10) */
+	int doff_lie;		/* value for ndphdr.doff, -1: doff */
+	unsigned int frag;	/* IPv4 fragment offset, 8-byte units */
+	bool mf;
 };
 
 static unsigned long ndp_num(const char *s, unsigned long max, const char *what)
@@ -311,6 +325,8 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 	sp->dport = -1;
 	sp->psn = -1;
 	sp->frags = 1;
+	sp->doff = NDP_HDR_LEN / 4;
+	sp->doff_lie = -1;
 
 	tok = strtok_r(s, ":", &save);
 	if (!tok)
@@ -361,6 +377,14 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 			sp->bad_pcsum = ndp_num(eq, 1, "badpcsum");
 		else if (!strcmp(tok, "frags"))
 			sp->frags = ndp_num(eq, 64, "frags");
+		else if (!strcmp(tok, "doff"))
+			sp->doff = ndp_num(eq, 255, "doff");
+		else if (!strcmp(tok, "doff-lie"))
+			sp->doff_lie = ndp_num(eq, 255, "doff-lie");
+		else if (!strcmp(tok, "frag"))
+			sp->frag = ndp_num(eq, 0x1fff, "frag");
+		else if (!strcmp(tok, "mf"))
+			sp->mf = ndp_num(eq, 1, "mf");
 		else
 			die("unknown spec key '%s'", tok);
 	}
@@ -368,6 +392,8 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 		die("only data packets carry a payload");
 	if (!sp->frags)
 		die("frags must be at least 1");
+	if (sp->doff < NDP_HDR_LEN / 4)
+		die("doff below %d: use doff-lie= for a malformed header", NDP_HDR_LEN / 4);
 	free(s);
 }
 
@@ -410,26 +436,29 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 	static uint8_t pkt[NDP_MAX_PKT];
 	size_t iplen = g->family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ip6_hdr);
 	struct ndphdr *nh = (struct ndphdr *)(pkt + iplen);
-	uint8_t *payload = pkt + iplen + NDP_HDR_LEN;
-	size_t total = iplen + NDP_HDR_LEN + sp->size;
+	size_t hlen = sp->doff * 4;
+	uint8_t *payload = pkt + iplen + hlen;
+	size_t total = iplen + hlen + sp->size;
 	struct sockaddr_storage ss = { 0 };
 	socklen_t sl;
 	unsigned int i;
 
-	if (total > sizeof(pkt))
+	if (total > sizeof(pkt) || total > 65535)
 		die("packet too large");
 	if (sp->frags > 1 && g->family != AF_INET)
 		die("frags: IPv4 only");
 	if (sp->psn >= 0)
 		g->psn = sp->psn;
 	memset(pkt, 0, iplen + NDP_HDR_LEN);
+	for (i = 0; i < hlen - NDP_HDR_LEN; i++)
+		pkt[iplen + NDP_HDR_LEN + i] = (uint8_t)(0xc0 + i);
 	for (i = 0; i < sp->size; i++)
 		payload[i] = (uint8_t)(g->psn + i);
 
 	nh->source = htons(sp->sport >= 0 ? sp->sport : g->sport);
 	nh->dest = htons(sp->dport >= 0 ? sp->dport : g->dport);
 	nh->type = sp->type;
-	nh->doff = NDP_HDR_LEN / 4;
+	nh->doff = sp->doff_lie >= 0 ? (uint8_t)sp->doff_lie : (uint8_t)sp->doff;
 	nh->flags = htons(sp->flags | (sp->trimmed ? NDP_F_TRIMMED : 0));
 	nh->nonce = htonl(g->nonce);
 	nh->psn = htonl(g->psn);
@@ -450,6 +479,7 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		iph->ttl = 64;
 		iph->protocol = g->proto;
 		iph->tot_len = htons(total);
+		iph->frag_off = htons((sp->mf ? 0x2000 : 0) | sp->frag);
 		iph->saddr = g->src.v4.s_addr;
 		iph->daddr = g->dst.v4.s_addr;
 		nh->hcsum = ndp_hcsum(AF_INET, &iph->saddr, &iph->daddr, g->proto, nh);
@@ -461,7 +491,9 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
 
 		ip6->ip6_flow = htonl(6u << 28);
-		ip6->ip6_plen = htons(NDP_HDR_LEN + sp->size);
+		if (sp->frag || sp->mf)
+			die("frag= and mf= are IPv4 only");
+		ip6->ip6_plen = htons(hlen + sp->size);
 		ip6->ip6_nxt = g->proto;
 		ip6->ip6_hlim = 64;
 		ip6->ip6_src = g->src.v6;
@@ -545,7 +577,7 @@ static int ndp_cmd_send(int argc, char **argv)
 
 struct ndp_rx_stats {
 	unsigned long pkts, data, trimmed, ctrl, rts;
-	unsigned long bad_hcsum, bad_pcsum, bad_len, reordered;
+	unsigned long bad_hcsum, bad_pcsum, bad_len, bad_opts, reordered;
 	unsigned long long bytes;
 	uint32_t max_psn;
 	struct timespec first, last;
@@ -579,9 +611,9 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	const struct ndphdr *nh;
 	size_t iplen, iptot;
 	int family;
-	bool hok, pok = true, lok = true, check_payload;
+	bool hok, pok = true, lok = true, ook = true, check_payload;
 	const uint8_t *payload;
-	size_t plen, i;
+	size_t plen, hlen, i;
 	uint16_t flags;
 	uint32_t psn;
 
@@ -633,8 +665,17 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	if (iptot != len)
 		lok = false;
 	hok = ndp_hcsum_ok(family, src, dst, proto, nh);
-	payload = pkt + iplen + NDP_HDR_LEN;
-	plen = len - iplen - NDP_HDR_LEN;
+	/* Options: the doff=N pattern of "send"; a doff past the end is bad. */
+	hlen = nh->doff * 4;
+	if (hlen < NDP_HDR_LEN || iplen + hlen > len) {
+		ook = false;
+		hlen = NDP_HDR_LEN;
+	}
+	for (i = NDP_HDR_LEN; ook && i < hlen; i++)
+		if (pkt[iplen + i] != (uint8_t)(0xc0 + i - NDP_HDR_LEN))
+			ook = false;
+	payload = pkt + iplen + hlen;
+	plen = len - iplen - hlen;
 	check_payload = nh->type == NDP_PKT_DATA && !(flags & NDP_F_TRIMMED);
 	if (nh->type == NDP_PKT_DATA) {
 		st->data++;
@@ -660,18 +701,21 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	st->bad_hcsum += !hok;
 	st->bad_pcsum += !pok;
 	st->bad_len += !lok;
+	st->bad_opts += !ook;
 
 	if (quiet)
 		return true;
 	inet_ntop(family, src, srcs, sizeof(srcs));
 	inet_ntop(family, dst, dsts, sizeof(dsts));
 	ndp_flags_str(flags, fl, sizeof(fl));
-	printf("pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld\n",
+	printf("pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld\n",
 	       st->pkts,
 	       nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
 	       ndp_type_names[nh->type] : "unknown",
 	       psn, ntohs(nh->source), ntohs(nh->dest), fl, ntohl(nh->prio),
-	       ntohs(nh->paylen), plen, hok ? "ok" : "BAD",
+	       ntohs(nh->paylen), plen, nh->doff,
+	       !ook ? "BAD" : hlen > NDP_HDR_LEN ? "ok" : "-",
+	       hok ? "ok" : "BAD",
 	       check_payload ? (pok ? "ok" : "BAD") : "-",
 	       lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts));
 	fflush(stdout);
@@ -770,12 +814,13 @@ static int ndp_cmd_recv(int argc, char **argv)
 		ndp_rx_one(buf, n, proto, dport, quiet, &ts, &st);
 	}
 
-	printf("summary pkts=%lu data=%lu trimmed=%lu ctrl=%lu rts=%lu bad_hcsum=%lu bad_pcsum=%lu bad_len=%lu reordered=%lu bytes=%llu span_us=%lld\n",
+	printf("summary pkts=%lu data=%lu trimmed=%lu ctrl=%lu rts=%lu bad_hcsum=%lu bad_pcsum=%lu bad_len=%lu bad_opts=%lu reordered=%lu bytes=%llu span_us=%lld\n",
 	       st.pkts, st.data, st.trimmed, st.ctrl, st.rts, st.bad_hcsum,
-	       st.bad_pcsum, st.bad_len, st.reordered, st.bytes,
+	       st.bad_pcsum, st.bad_len, st.bad_opts, st.reordered, st.bytes,
 	       st.pkts ? ts_us(&st.first, &st.last) : 0LL);
 	close(fd);
-	if (st.bad_hcsum || st.bad_pcsum || st.bad_len || st.pkts < count)
+	if (st.bad_hcsum || st.bad_pcsum || st.bad_len || st.bad_opts ||
+	    st.pkts < count)
 		return 1;
 	return 0;
 }
