@@ -219,7 +219,13 @@ xfer_wait_file "$d/serve.out" listening 20 || cat "$d/serve.out"
 s0=$(xfer_stats "$ns_b")
 gen "$ns_a" --src 10.0.1.9 --dst 10.0.1.2 --dport "$port" --sport 4401 \
 	--nonce 0x5001 data:size=8:flags=syn,last
-sleep 4
+# The server answers once its application accepted and wrote (slow under
+# TCG); then the connection must give up.  Wait for that, at most 60 s.
+for _ in $(seq 120); do
+	s1=$(xfer_stats "$ns_b")
+	[ "$(xfer_delta "$s0" "$s1" "$ns_b" EstabResets)" -gt 0 ] && break
+	sleep 0.5
+done
 s1=$(xfer_stats "$ns_b")
 # 68 bytes in, at most 3 x 68 out: three 60-byte headers, no packet.
 expect_le "reflection: DATA sent to a spoofed address" 4 \

@@ -388,8 +388,6 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 		else
 			die("unknown spec key '%s'", tok);
 	}
-	if (sp->type != NDP_PKT_DATA && sp->size)
-		die("only data packets carry a payload");
 	if (!sp->frags)
 		die("frags must be at least 1");
 	if (sp->doff < NDP_HDR_LEN / 4)
