@@ -220,10 +220,13 @@ s0=$(xfer_stats "$ns_b")
 gen "$ns_a" --src 10.0.1.9 --dst 10.0.1.2 --dport "$port" --sport 4401 \
 	--nonce 0x5001 data:size=8:flags=syn,last
 # The server answers once its application accepted and wrote (slow under
-# TCG); then the connection must give up.  Wait for that, at most 60 s.
+# TCG); then the connection must give up: its RTO (EstabResets), or, once
+# the application has closed it, the orphan limit (OrphanTimeouts).  Wait
+# for that, at most 60 s.
 for _ in $(seq 120); do
 	s1=$(xfer_stats "$ns_b")
-	[ "$(xfer_delta "$s0" "$s1" "$ns_b" EstabResets)" -gt 0 ] && break
+	[ "$(xfer_delta "$s0" "$s1" "$ns_b" EstabResets OrphanTimeouts)" -gt 0 ] &&
+		break
 	sleep 0.5
 done
 s1=$(xfer_stats "$ns_b")
@@ -233,5 +236,5 @@ expect_le "reflection: DATA sent to a spoofed address" 4 \
 xfer_expect_moved "reflection: held back by amp_factor" "$s0" "$s1" \
 	"$ns_b" AmpLimited
 xfer_expect_moved "reflection: the connection gives up" "$s0" "$s1" \
-	"$ns_b" EstabResets
+	"$ns_b" EstabResets OrphanTimeouts
 ndp_lib_done
