@@ -725,17 +725,8 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		}
 		if (!len)
 			break;
-		if (!sk_stream_memory_free(sk)) {
-			if (queued) {
-				ndp_push_locked(sk);
-				queued = false;
-			}
-			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-			err = sk_stream_wait_memory(sk, &timeo);
-			if (err)
-				goto out_err;
-			continue;
-		}
+		if (!sk_stream_memory_free(sk))
+			goto wait_memory;
 		size = min_t(size_t, len - copied, nsk->mss);
 		/* Order-0 pages: truesize close to the payload size. */
 		skb = alloc_skb_with_frags(NDP_HEADROOM, size, 0, &err,
@@ -746,15 +737,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (!sk_wmem_schedule(sk, skb->truesize)) {
 			/* Beyond net.ndp.mem: wait as for a full buffer. */
 			kfree_skb(skb);
-			if (queued) {
-				ndp_push_locked(sk);
-				queued = false;
-			}
-			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-			err = sk_stream_wait_memory(sk, &timeo);
-			if (err)
-				goto out_err;
-			continue;
+			goto wait_memory;
 		}
 		skb->data_len = size;
 		skb->len = size;
@@ -776,6 +759,17 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		spin_unlock_bh(&nsk->lock);
 		queued = true;
 		copied += size;
+		continue;
+
+wait_memory:
+		if (queued) {
+			ndp_push_locked(sk);
+			queued = false;
+		}
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		err = sk_stream_wait_memory(sk, &timeo);
+		if (err)
+			goto out_err;
 	} while (copied < len);
 	if (queued)
 		ndp_push_locked(sk);

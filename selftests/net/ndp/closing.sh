@@ -25,17 +25,6 @@ n=${NDP_CLOSING_CONNS:-40}
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 12
 
-# expect_le NAME MAX VALUE
-expect_le()
-{
-	if [ "${3:-x}" -le "$2" ] 2>/dev/null; then
-		ndp_lib_pass "$1"
-		ndp_lib_info "$1: $3 (at most $2)"
-	else
-		ndp_lib_fail "$1" "got ${3:-?}, want at most $2"
-	fi
-}
-
 # round ORDER: N connections, ORDER closes first.
 round()
 {
@@ -67,7 +56,7 @@ round()
 	xfer_expect_delta "$order closes first: no RST sent by the server" \
 		"$s0" "$s1" "$ns_b" 0 OutRsts
 	if xfer_is_ndp; then
-		expect_le "$order closes first: no retransmission storm" \
+		ndp_lib_expect_le "$order closes first: no retransmission storm" \
 			$((n / 2)) "$(xfer_delta "$s0" "$s1" "$ns_a" RtxTimeout)"
 		ndp_lib_info "late FINs acknowledged from time-wait: a=$(xfer_delta \
 			"$s0" "$s1" "$ns_a" TwFinAcked) b=$(xfer_delta "$s0" "$s1" \

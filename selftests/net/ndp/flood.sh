@@ -141,18 +141,9 @@ ndp_lib_info "server counters: $(cat "$d/counters")"
 # connection to a dead peer lives (2 s embryonic + 15 RTOs of 200 ms,
 # generously 10 s): 20; the 4 legitimate ones; the listeners themselves.
 allowed=$(( (bl_hold + 1) + (bl_slow + 1) + 20 + 4 + 2 ))
-expect_le()
-{
-	if [ "${3:-x}" -le "$2" ] 2>/dev/null; then
-		ndp_lib_pass "$1"
-		ndp_lib_info "$1: $3 (at most $2)"
-	else
-		ndp_lib_fail "$1" "got ${3:-?}, want at most $2"
-	fi
-}
-expect_le "connections at the server stay within the listeners' limits" \
+ndp_lib_expect_le "connections at the server stay within the listeners' limits" \
 	"$allowed" "$peak_c"
-expect_le "and within net.ndp.max_embryonic plus the accepted ones" \
+ndp_lib_expect_le "and within net.ndp.max_embryonic plus the accepted ones" \
 	$((max_emb + 20 + 4 + 2)) "$peak_c"
 refused=$(xfer_delta "$s0" "$s1" "$ns_rx" ListenOverflows EmbryonicDrops)
 ndp_lib_check "refused first windows are counted ($refused)" test "${refused:-0}" -gt 0
@@ -163,9 +154,9 @@ slack=${slack:-32}
 if [ "$kasan" != 0 ]; then
 	ndp_lib_info "KASAN: slab objects not bounded (peak $peak_o)"
 elif [ "$objs0" -ge 0 ]; then
-	expect_le "NDP slab objects stay bounded" $((objs0 + allowed + slack)) "$peak_o"
+	ndp_lib_expect_le "NDP slab objects stay bounded" $((objs0 + allowed + slack)) "$peak_o"
 else
-	expect_le "Slab growth stays bounded (kB)" $((allowed * 64)) $((peak_k - kb0))
+	ndp_lib_expect_le "Slab growth stays bounded (kB)" $((allowed * 64)) $((peak_k - kb0))
 fi
 
 # After the flood: every spoofed connection is reaped.
@@ -191,10 +182,10 @@ ndp_lib_info "after: NDP slab objects $objs2, Slab $kb2 kB"
 if [ "$kasan" != 0 ]; then
 	ndp_lib_info "KASAN: slab objects not compared (now $objs2)"
 elif [ "$objs0" -ge 0 ]; then
-	expect_le "NDP slab objects return to where they were" \
+	ndp_lib_expect_le "NDP slab objects return to where they were" \
 		$((objs0 + slack)) "$objs2"
 else
-	expect_le "Slab returns (kB above the start)" 4096 $((kb2 - kb0))
+	ndp_lib_expect_le "Slab returns (kB above the start)" 4096 $((kb2 - kb0))
 fi
 ndp_lib_check "no kernel warning" ndp_lib_dmesg_clean
 ndp_lib_done

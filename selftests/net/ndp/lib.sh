@@ -102,6 +102,28 @@ ndp_lib_expect_eq()
 	fi
 }
 
+# ndp_lib_expect_le NAME MAX VALUE / ndp_lib_expect_ge NAME MIN VALUE:
+# pass if the integer VALUE is at most MAX / at least MIN.
+ndp_lib_expect_le()
+{
+	if [ "${3:-x}" -le "$2" ] 2>/dev/null; then
+		ndp_lib_pass "$1"
+		ndp_lib_info "$1: $3 (at most $2)"
+	else
+		ndp_lib_fail "$1" "got ${3:-?}, want at most $2"
+	fi
+}
+
+ndp_lib_expect_ge()
+{
+	if [ "${3:-x}" -ge "$2" ] 2>/dev/null; then
+		ndp_lib_pass "$1"
+		ndp_lib_info "$1: $3 (at least $2)"
+	else
+		ndp_lib_fail "$1" "got ${3:-?}, want at least $2"
+	fi
+}
+
 # ndp_lib_info TEXT: a TAP comment.
 ndp_lib_info()
 {
