@@ -16,6 +16,9 @@
 #     ignored: a pull counter beyond what was sent (InBadPulls), an ACK
 #     that names no psn of ours (InBadReports), an RST that names none
 #     (InBadRsts); the connection keeps working;
+#   - forged NACKs that name no psn of ours do not reach the scoreboard
+#     of the path they name;
+#   - an IPsec policy that blocks NDP applies (PolicyDrops);
 #   - a user without CAP_NET_ADMIN does not see connection nonces;
 #   - a first window with nonce 0, or from the subnet's broadcast address
 #     (answers would reach every host), opens nothing;
@@ -29,10 +32,14 @@
 
 xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
-ndp_lib_require_cmd python3 ndp_pktgen setpriv
+ndp_lib_require_cmd python3 ndp_pktgen setpriv ndpctl
 helper=$(dirname "$0")/ndp_life.py
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 22
+# IPsec: the lean debug kernel has no XFRM; where the kernel has it, two
+# more checks run (an IPsec policy applies to NDP).
+xfrm=0
+ip netns exec "$ns_b" ip xfrm policy list >/dev/null 2>&1 && xfrm=1
+ndp_lib_plan $((24 + 2 * xfrm))
 
 life()
 {
@@ -109,6 +116,26 @@ xfer_expect_delta "a drop-all socket filter: no connection" \
 xfer_expect_moved "a drop-all socket filter: FilterDrops" \
 	"$s0" "$s1" "$ns_b" FilterDrops
 
+# --- IPsec policy ------------------------------------------------------------
+if [ $xfrm = 1 ]; then
+	port=$(xfer_next_port)
+	hold "$ns_b" "$port" 16 "" "$d/hold7"
+	ip netns exec "$ns_b" ip xfrm policy add src 10.0.1.1/32 \
+		dst 10.0.1.2/32 proto 253 dir in action block
+	s0=$(xfer_stats "$ns_b")
+	gen "$ns_a" --dst 10.0.1.2 --dport "$port" --sport 4601 \
+		--nonce 0x7001 data:size=100:flags=syn,last
+	sleep 0.5
+	s1=$(xfer_stats "$ns_b")
+	ip netns exec "$ns_b" ip xfrm policy flush
+	xfer_expect_delta "an IPsec policy that blocks NDP: no connection" \
+		"$s0" "$s1" "$ns_b" 0 PassiveOpens
+	xfer_expect_moved "an IPsec policy that blocks NDP: PolicyDrops" \
+		"$s0" "$s1" "$ns_b" PolicyDrops
+else
+	ndp_lib_info "no XFRM in this kernel: the IPsec checks are not planned"
+fi
+
 # --- nonce 0, broadcast source --------------------------------------------
 port=$(xfer_next_port)
 hold "$ns_b" "$port" 16 "" "$d/hold6"
@@ -173,16 +200,27 @@ unpriv=$(ip netns exec "$ns_a" setpriv --reuid=65534 --regid=65534 \
 ndp_lib_info "client port $lport nonce $nonce (unprivileged: $unpriv)"
 ndp_lib_check "a user without CAP_NET_ADMIN does not see the nonce" \
 	test -n "$nonce" -a "$nonce" != 00000000 -a "$unpriv" = 00000000
+# A path towards the server, whose scoreboard forged NACKs must not reach
+# (no decay, so what was counted stays visible).
+ip netns exec "$ns_a" sysctl -qw net.ndp.sb_decay_ms=0
+ip netns exec "$ns_a" ndpctl path add id 7 dst 10.0.1.0/24 via 10.0.1.2
 s0=$(xfer_stats "$ns_a")
 gen "$ns_b" --dst 10.0.1.1 --sport "$port" --dport "${lport:-1}" \
 	--nonce "0x${nonce:-0}" pull:pull=1000000:synoff="${una:-0}" \
-	ack:psn=777:synoff=778 rst:psn=4242
+	ack:psn=777:synoff=778 rst:psn=4242 \
+	"nack*5:psn=777:synoff=${una:-0}:path=7"
 sleep 0.5
 s1=$(xfer_stats "$ns_a")
 xfer_expect_moved "a forged pull jump is ignored" "$s0" "$s1" "$ns_a" \
 	InBadPulls
 xfer_expect_moved "a forged ACK is ignored" "$s0" "$s1" "$ns_a" InBadReports
 xfer_expect_moved "a forged RST is ignored" "$s0" "$s1" "$ns_a" InBadRsts
+pnacks=$(ip netns exec "$ns_a" ndpctl path show id 7 |
+	awk '{ for (i = 1; i < NF; i++) if ($i == "nacks") print $(i + 1) }')
+ndp_lib_expect_eq "forged NACKs do not reach the path's scoreboard" 0 "$pnacks"
+ip netns exec "$ns_a" ndpctl path del id 7
+xfer_expect_moved "forged NACKs counted in InBadReports" "$s0" "$s1" "$ns_a" \
+	InBadReports
 touch "$d/idle/go"
 wait $ipid
 ndp_lib_check "the connection still works" grep -q '^ok' "$d/idle.out"

@@ -25,6 +25,7 @@
  *              pull=N       ndphdr.pull (pull counter)
  *              psn=N        this packet's psn (the next ones follow it)
  *              badpcsum=1   DATA: a payload checksum that does not match
+ *              path=N       ndphdr.path (path id)
  *              frags=N      IPv4: send the packet as N IP fragments (the
  *                           receiver reassembles it into a nonlinear skb)
  *              doff=N       header length N words (10..255): N * 4 - 40
@@ -273,6 +274,7 @@ struct ndp_spec {
 	uint16_t flags;
 	long sport, dport;
 	uint32_t syn_off, pull;
+	uint8_t path;
 	long long psn;
 	bool bad_pcsum;
 	unsigned int frags;
@@ -373,6 +375,8 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 			sp->pull = ndp_num(eq, UINT32_MAX, "pull");
 		else if (!strcmp(tok, "psn"))
 			sp->psn = ndp_num(eq, UINT32_MAX, "psn");
+		else if (!strcmp(tok, "path"))
+			sp->path = ndp_num(eq, 255, "path");
 		else if (!strcmp(tok, "badpcsum"))
 			sp->bad_pcsum = ndp_num(eq, 1, "badpcsum");
 		else if (!strcmp(tok, "frags"))
@@ -467,6 +471,7 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		nh->pcsum ^= htons(0x5a5a);
 	nh->syn_off = htonl(sp->syn_off);
 	nh->pull = htonl(sp->pull);
+	nh->path = sp->path;
 
 	if (g->family == AF_INET) {
 		struct iphdr *iph = (struct iphdr *)pkt;
