@@ -38,6 +38,7 @@ ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 # IPsec: the lean debug kernel has no XFRM; where the kernel has it, two
 # more checks run (an IPsec policy applies to NDP).
 xfrm=0
+modprobe xfrm_user 2>/dev/null
 ip netns exec "$ns_b" ip xfrm policy list >/dev/null 2>&1 && xfrm=1
 ndp_lib_plan $((24 + 2 * xfrm))
 
