@@ -33,7 +33,10 @@
  * namespace, shown in /proc/net/protocols) and, for sockets created by
  * socket(), to their memory cgroup.  Beyond the hard limit sendmsg()
  * waits and received data is refused (NACKed, pulled again later); beyond
- * the pressure limit out-of-order data is refused too (input.c).
+ * the pressure limit out-of-order data is refused too (input.c).  Every
+ * change of sk_forward_alloc happens under ndp_sock.lock (the receive
+ * softirq charges under it; recvmsg() frees read packets and sendmsg()
+ * reserves memory under it too): the counter is not atomic.
  *
  * Errors as TCP: ECONNREFUSED when the peer's first word is an RST (it
  * never acknowledged nor sent anything), ECONNRESET after, ETIMEDOUT when the RTO gives up;
@@ -210,6 +213,28 @@ static void ndp_push_locked(struct sock *sk)
 	ndp_xmit_queue(sk, &xmitq);
 }
 
+/* sk_wmem_schedule() under ndp_sock.lock (see the top of this file). */
+static bool ndp_wmem_schedule(struct sock *sk, struct sk_buff *skb)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	bool ok;
+
+	spin_lock_bh(&nsk->lock);
+	ok = sk_wmem_schedule(sk, skb->truesize);
+	spin_unlock_bh(&nsk->lock);
+	return ok;
+}
+
+/* Free a packet the application has read: its uncharge needs the lock. */
+static void ndp_consume_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	spin_lock_bh(&nsk->lock);
+	consume_skb(skb);
+	spin_unlock_bh(&nsk->lock);
+}
+
 static struct sk_buff *ndp_fin_alloc(struct sock *sk)
 {
 	struct sk_buff *skb = alloc_skb(NDP_HEADROOM, sk->sk_allocation);
@@ -218,7 +243,7 @@ static struct sk_buff *ndp_fin_alloc(struct sock *sk)
 		skb_reserve(skb, NDP_HEADROOM);
 		memset(skb->cb, 0, sizeof(skb->cb));
 		/* A FIN is never refused: charged even beyond the limit. */
-		sk_wmem_schedule(sk, skb->truesize);
+		ndp_wmem_schedule(sk, skb);
 	}
 	return skb;
 }
@@ -734,7 +759,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (!skb)
 			goto out_err;
 		skb_reserve(skb, NDP_HEADROOM);
-		if (!sk_wmem_schedule(sk, skb->truesize)) {
+		if (!ndp_wmem_schedule(sk, skb)) {
 			/* Beyond net.ndp.mem: wait as for a full buffer. */
 			kfree_skb(skb);
 			goto wait_memory;
@@ -849,7 +874,7 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			cb->offset += chunk;
 			if (cb->offset >= skb->len) {
 				skb_unlink(skb, &sk->sk_receive_queue);
-				consume_skb(skb);
+				ndp_consume_rcv(sk, skb);
 				freed = true;
 			}
 			continue;
