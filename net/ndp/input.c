@@ -360,7 +360,16 @@ static bool ndp_rmem_schedule(struct sock *sk, struct sk_buff *skb,
 {
 	if (!in_order && sk_memory_allocated(sk) > sk_prot_mem_limits(sk, 1))
 		return false;
-	return sk_rmem_schedule(sk, skb, skb->truesize);
+	if (sk_rmem_schedule(sk, skb, skb->truesize))
+		return true;
+	/*
+	 * The next in-order packet of a connection that holds out-of-order
+	 * data is taken anyway, charged to the socket beyond the limit (its
+	 * forward allocation goes negative until it is read, as TCP forces
+	 * such charges): the memory only its delivery frees (send queues
+	 * count towards the same limit) could otherwise stall it for good.
+	 */
+	return in_order && !skb_queue_empty(&ndp_sk(sk)->ooo);
 }
 
 /* Packets below rcv_high not received yet: they still need pulls. */
