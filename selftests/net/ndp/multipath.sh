@@ -83,12 +83,18 @@ ndp_lib_plan 17
 
 TX() { ip netns exec "$ns_tx" "$@"; }
 
-# spine_pkts K: packets sch_ndp on spine K has sent towards the receiver.
+# spine_pkts K: NDP packets (header and data queues) sch_ndp on spine K has
+# sent towards the receiver; the spine's own IPv6 control traffic (MLD,
+# router solicitations) goes through the other-traffic queue and is not
+# counted (it once put one packet on spine 4 in the "no paths" phase).
 spine_pkts()
 {
 	local sp=ns_sp$1
 	ip netns exec "${!sp}" tc -s -j qdisc show dev tr |
-		grep -o '"packets":[0-9]*' | head -n 1 | cut -d: -f2
+		awk '{ h = d = 0
+		       if (match($0, /"hdr_pkts":[0-9]+/)) h = substr($0, RSTART + 11, RLENGTH - 11)
+		       if (match($0, /"data_pkts":[0-9]+/)) d = substr($0, RSTART + 12, RLENGTH - 12)
+		       print h + d; exit }'
 }
 
 spines_snap()
