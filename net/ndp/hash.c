@@ -40,8 +40,11 @@
 
 #include "protocol.h"
 
-/* The lookup key: addresses, ports and nonce are contiguous in it. */
-static u32 ndp_flow_hashfn(const void *data, u32 len, u32 seed)
+/*
+ * The lookup key: addresses, ports and nonce are contiguous in it.  Also
+ * the hash of the time-wait table (timewait.c).
+ */
+u32 ndp_flow_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct ndp_flow *fl = data;
 

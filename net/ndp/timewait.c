@@ -53,16 +53,9 @@ struct ndp_tw {
 	unsigned long		expires;
 };
 
-static u32 ndp_tw_hashfn(const void *data, u32 len, u32 seed)
-{
-	const struct ndp_flow *fl = data;
-
-	return jhash2((const u32 *)fl, 10, seed ^ fl->family);
-}
-
 static u32 ndp_tw_obj_hashfn(const void *data, u32 len, u32 seed)
 {
-	return ndp_tw_hashfn(&((const struct ndp_tw *)data)->fl, 0, seed);
+	return ndp_flow_hashfn(&((const struct ndp_tw *)data)->fl, 0, seed);
 }
 
 static int ndp_tw_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
@@ -72,7 +65,7 @@ static int ndp_tw_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
 
 static const struct rhashtable_params ndp_tw_params = {
 	.head_offset		= offsetof(struct ndp_tw, hnode),
-	.hashfn			= ndp_tw_hashfn,
+	.hashfn			= ndp_flow_hashfn,
 	.obj_hashfn		= ndp_tw_obj_hashfn,
 	.obj_cmpfn		= ndp_tw_cmpfn,
 	.automatic_shrinking	= true,
