@@ -23,6 +23,7 @@ static unsigned int ndp_rto_min = 100, ndp_rto_max = 60 * USEC_PER_SEC;
 static unsigned int ndp_rate_max = 1000000;	/* 1 Tb/s in Mb/s */
 static unsigned int ndp_pct_min = 1, ndp_pct_max = 100;
 static unsigned int ndp_tw_max = 600 * MSEC_PER_SEC;
+static unsigned int ndp_tw_buckets_max = 1 << 24;
 static unsigned int ndp_emb_min = 1, ndp_emb_max = 1 << 20;
 static unsigned int ndp_sb_samples_max = 1000000;
 static unsigned int ndp_sb_mean_min = 100, ndp_sb_mean_max = 1000;
@@ -41,6 +42,7 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->link_rate_mbps = 0;
 	nn->pull_pacing_pct = 99;
 	nn->time_wait_ms = 1000;
+	nn->max_tw_buckets = 65536;
 	nn->max_embryonic = 1024;
 	nn->embryonic_timeout_ms = 60 * MSEC_PER_SEC;
 	nn->amp_factor = 3;
@@ -73,6 +75,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("link_rate_mbps", link_rate_mbps, SYSCTL_ZERO, &ndp_rate_max),
 	NDP_SYSCTL("pull_pacing_pct", pull_pacing_pct, &ndp_pct_min, &ndp_pct_max),
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),
+	NDP_SYSCTL("max_tw_buckets", max_tw_buckets, SYSCTL_ONE, &ndp_tw_buckets_max),
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
 	NDP_SYSCTL("embryonic_timeout_ms", embryonic_timeout_ms, SYSCTL_ZERO, &ndp_emb_tmo_max),
 	NDP_SYSCTL("amp_factor", amp_factor, SYSCTL_ZERO, &ndp_amp_max),

@@ -89,7 +89,7 @@ enum ndp_mib_field {
 	 * net.ndp.embryonic_timeout_ms
 	 */
 	NDP_MIB_EMBRYONICTIMEOUTS,
-	/* TwEvicted: time-wait records evicted early, NDP_TW_MAX reached */
+	/* TwEvicted: time-wait records evicted early, net.ndp.max_tw_buckets reached */
 	NDP_MIB_TWEVICTED,
 	/* OrphanOverflows: close() reset the connection, max_orphans reached */
 	NDP_MIB_ORPHANOVERFLOWS,

@@ -50,7 +50,6 @@
 extern unsigned int ndp_ipproto;
 
 #define NDP_BIND_HASH_BITS	8
-#define NDP_TW_MAX		65536	/* time-wait records per netns */
 #define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
 #define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
 #define NDP_PULL_GAP_MAX	HZ	/* longest pull gap sampled, jiffies */
@@ -70,6 +69,8 @@ extern unsigned int ndp_ipproto;
  *	falling back to 10000.
  * @pull_pacing_pct: fraction of the link rate pulls aim at, percent.
  * @time_wait_ms: lifetime of time-wait state at both ends.
+ * @max_tw_buckets: time-wait records per namespace, at most; beyond it
+ *	the oldest record is evicted.
  * @max_embryonic: connections created by first windows and not yet
  *	accepted, per namespace (a second bound after each listener's
  *	backlog).
@@ -123,6 +124,7 @@ struct ndp_net {
 	u32			link_rate_mbps;
 	u32			pull_pacing_pct;
 	u32			time_wait_ms;
+	u32			max_tw_buckets;
 	u32			max_embryonic;
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;

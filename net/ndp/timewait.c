@@ -28,8 +28,9 @@
  * order they were made, which is the order they expire in while
  * time_wait_ms stays the same; the reaper (one timer per netns) frees
  * from the head and stops at the first record still alive.  At most
- * NDP_TW_MAX records exist: beyond that the oldest is evicted
- * (TwEvicted), which ends its replay protection early.  Connections
+ * net.ndp.max_tw_buckets records exist (as tcp_max_tw_buckets): beyond
+ * that the oldest is evicted (TwEvicted), which ends its replay
+ * protection early.  Connections
  * that no application ever saw (reset before accept()) make no record:
  * a replay can deliver their data at most once, and a flood of spoofed
  * first windows, whose connections end that way, cannot push the
@@ -118,7 +119,8 @@ void ndp_tw_add(struct sock *sk)
 	spin_lock_bh(&nn->twr_lock);
 	if (nn->dying)
 		goto drop;
-	if (nn->twr_count >= NDP_TW_MAX) {
+	/* The bound may have been lowered: evict down to it. */
+	while (nn->twr_count >= READ_ONCE(nn->max_tw_buckets)) {
 		ndp_tw_free(nn, list_first_entry(&nn->twr_list, struct ndp_tw,
 						 lnode));
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_TWEVICTED);

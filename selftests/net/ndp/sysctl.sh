@@ -17,6 +17,7 @@ rto_max_us 2000000 100 60000000
 link_rate_mbps 0 0 1000000
 pull_pacing_pct 99 1 100
 time_wait_ms 1000 0 600000
+max_tw_buckets 65536 1 16777216
 max_embryonic 1024 1 1048576
 embryonic_timeout_ms 60000 0 600000
 amp_factor 3 0 1000
