@@ -59,6 +59,18 @@ static inline void ndp_proto_set_ipv6_pinfo(struct proto *prot, size_t offset)
 #include <net/proto_memory.h>
 #endif
 
+/*
+ * EXPORT_SYMBOL_IF_KUNIT() arrived in 6.2 (exports into the KUnit
+ * namespace only when the kernel has KUnit); 6.1 exports into that
+ * namespace always, which no module but the tests imports.
+ */
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
+#include <kunit/visibility.h>
+#else
+#define EXPORT_SYMBOL_IF_KUNIT(sym) \
+	EXPORT_SYMBOL_NS_GPL(sym, EXPORTED_FOR_KUNIT_TESTING)
+#endif
+
 /* timer_shutdown_sync() appeared in 6.2. */
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define timer_shutdown_sync(t)	del_timer_sync(t)

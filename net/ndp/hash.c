@@ -54,6 +54,7 @@ u32 ndp_flow_hashfn(const void *data, u32 len, u32 seed)
 		     offsetof(struct ndp_flow, nonce) != 36);
 	return jhash2((const u32 *)fl, 10, seed ^ fl->family);
 }
+EXPORT_SYMBOL_IF_KUNIT(ndp_flow_hashfn);	/* hash_test.c */
 
 static u32 ndp_conn_obj_hashfn(const void *data, u32 len, u32 seed)
 {
@@ -74,13 +75,14 @@ static const struct rhashtable_params ndp_conn_params = {
 };
 
 /* Ports and nonce only: see ndp_conn_lookup_any(). */
-static u32 ndp_any_hashfn(const void *data, u32 len, u32 seed)
+u32 ndp_any_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct ndp_flow *fl = data;
 
 	return jhash_3words(((u32)ntohs(fl->lport) << 16) | ntohs(fl->rport),
 			    fl->nonce, fl->family, seed);
 }
+EXPORT_SYMBOL_IF_KUNIT(ndp_any_hashfn);
 
 static u32 ndp_any_obj_hashfn(const void *data, u32 len, u32 seed)
 {

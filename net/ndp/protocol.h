@@ -515,6 +515,7 @@ void ndp_sk_flow(const struct sock *sk, struct ndp_flow *fl);
 int ndp_conn_hash(struct sock *sk);
 void ndp_conn_hash_any(struct sock *sk);
 u32 ndp_flow_hashfn(const void *data, u32 len, u32 seed);
+u32 ndp_any_hashfn(const void *data, u32 len, u32 seed);
 int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
 		   struct sock **batch, int n);
 void ndp_conn_unhash(struct sock *sk);
