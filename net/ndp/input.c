@@ -634,6 +634,22 @@ out:
 /* Passive open.                                                          */
 
 /*
+ * A passive connection receives data before anyone accepts it, so it is
+ * charged to the listener's memory cgroup from its creation on (TCP
+ * associates a child with the acceptor's cgroup in inet_csk_accept(), and
+ * a module cannot call mem_cgroup_sk_alloc()).  Nothing is charged yet,
+ * so nothing moves between cgroups; sk_prot_free() drops the reference.
+ */
+static void ndp_child_memcg(struct sock *sk, const struct sock *lsk)
+{
+	struct mem_cgroup *memcg = mem_cgroup_from_sk(lsk);
+
+	sk->sk_memcg = NULL;
+	if (mem_cgroup_sockets_enabled && memcg && css_tryget(&memcg->css))
+		sk->sk_memcg = memcg;
+}
+
+/*
  * Create the connection a first-window packet asks for, as a clone of the
  * listener.  Returns the child with a reference, or NULL (packet refused:
  * the caller drops it; the sender's RTO will try again).
@@ -690,6 +706,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		inet_sk(sk)->inet_saddr = fl->laddr.s6_addr32[3];
 	}
 	ndp_compat_clear_fl_list(sk);
+	ndp_child_memcg(sk, lsk);
 	inet_sk(sk)->inet_dport = fl->rport;
 	sk->sk_priority = READ_ONCE(lsk->sk_priority);
 
