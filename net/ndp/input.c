@@ -642,11 +642,12 @@ out:
  */
 static void ndp_child_memcg(struct sock *sk, const struct sock *lsk)
 {
-	struct mem_cgroup *memcg = mem_cgroup_from_sk(lsk);
-
 	sk->sk_memcg = NULL;
-	if (mem_cgroup_sockets_enabled && memcg && css_tryget(&memcg->css))
-		sk->sk_memcg = memcg;
+#ifdef CONFIG_MEMCG
+	if (mem_cgroup_sockets_enabled && lsk->sk_memcg &&
+	    css_tryget(&lsk->sk_memcg->css))
+		sk->sk_memcg = lsk->sk_memcg;
+#endif
 }
 
 /*
