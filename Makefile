@@ -37,17 +37,20 @@ endif
 SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null)
 
 .PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz \
-	install uninstall install-modules uninstall-modules
+	install uninstall install-modules uninstall-modules clean-modules \
+	install-dkms-src uninstall-dkms-src
 
 all: modules
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(PROJECT) modules
 
-clean:
-	$(MAKE) -C $(KDIR) M=$(PROJECT) clean
+clean: clean-modules
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests/net/ndp clean
+
+clean-modules:
+	$(MAKE) -C $(KDIR) M=$(PROJECT) clean
 
 tools:
 	$(MAKE) -C tools
@@ -138,6 +141,21 @@ install: install-modules tools
 		$(INSTALL) -m 0644 Documentation/man/$$m \
 			$(DESTDIR)$(MANDIR)/man$$s/$$m || exit 1; \
 	done
+
+# DKMS: the module sources and dkms.conf in /usr/src/ndp-<version>.
+NDP_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC	:= /usr/src/ndp-$(NDP_VERSION)
+DKMS_FILES	:= dkms.conf Makefile Kbuild Kconfig \
+		   $(shell find net include -name '*.[ch]' ! -name '*.mod.c') \
+		   $(wildcard net/ndp/Makefile net/sched/Makefile)
+
+install-dkms-src:
+	for f in $(sort $(DKMS_FILES)); do \
+		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_SRC)/$$f || exit 1; \
+	done
+
+uninstall-dkms-src:
+	rm -rf $(DESTDIR)$(DKMS_SRC)
 
 uninstall-modules:
 	@test -n "$(KREL)" || { echo "no kernel release in $(KDIR)" >&2; exit 1; }
