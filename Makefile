@@ -11,6 +11,7 @@
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
 #   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
+#   make netlink-gen     regenerate net/ndp/netlink_gen.[ch] (kernel's YNL)
 #   make install         modules, UAPI headers, tools, tc plugin, man pages
 #                        (DESTDIR, PREFIX, KDIR; see ndp.rst "Installing")
 #   make uninstall       removes exactly what install installed
@@ -38,7 +39,7 @@ SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null
 
 .PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz \
 	install uninstall install-modules uninstall-modules clean-modules \
-	install-dkms-src uninstall-dkms-src
+	install-dkms-src uninstall-dkms-src netlink-gen man-check
 
 all: modules
 
@@ -65,10 +66,22 @@ sparse:
 		modules 2>&1 | tee .sparse.log
 	@! grep -E '^$(PROJECT)/.*(warning|error):' .sparse.log
 
+# The genetlink policies and ops from Documentation/netlink/specs/ndp.yaml,
+# by the kernel's own YNL generator (tools/ynl-gen; --check compares).
+netlink-gen:
+	tools/ynl-gen
+
 checkpatch:
 	scripts/checkpatch $(SOURCES)
 
-check: sparse checkpatch
+# Man pages: groff warnings (through man, as a reader sees them).
+man-check:
+	@rc=0; for m in Documentation/man/*.[1-9]; do \
+		out=$$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $$m 2>&1 >/dev/null); \
+		[ -z "$$out" ] || { echo "$$m: $$out"; rc=1; }; \
+	done; exit $$rc
+
+check: sparse checkpatch man-check
 	$(MAKE) -C tools CFLAGS_EXTRA=-Werror
 	$(MAKE) -C selftests/net/ndp CFLAGS_EXTRA=-Werror
 
@@ -179,4 +192,4 @@ uninstall: uninstall-modules
 	done
 
 help:
-	@sed -n '3,17p' Makefile
+	@sed -n '3,18p' Makefile
