@@ -15,6 +15,7 @@
 #   make install         modules, UAPI headers, tools, tc plugin, man pages
 #                        (DESTDIR, PREFIX, KDIR; see ndp.rst "Installing")
 #   make uninstall       removes exactly what install installed
+#                        (install-modules, install-tools: either half)
 #
 
 KVER_612	:= $(lastword $(sort $(notdir $(wildcard /lib/modules/6.12*-cloud-amd64))))
@@ -39,6 +40,7 @@ SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null
 
 .PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz \
 	install uninstall install-modules uninstall-modules clean-modules \
+	install-tools uninstall-tools \
 	install-dkms-src uninstall-dkms-src netlink-gen man-check
 
 all: modules
@@ -137,7 +139,9 @@ ifeq ($(DESTDIR),)
 	depmod -a $(KREL)
 endif
 
-install: install-modules tools
+install: install-modules install-tools
+
+install-tools: tools
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/ndpize \
 		$(DESTDIR)$(TCLIBDIR)
@@ -181,7 +185,9 @@ ifeq ($(DESTDIR),)
 	depmod -a $(KREL)
 endif
 
-uninstall: uninstall-modules
+uninstall: uninstall-modules uninstall-tools
+
+uninstall-tools:
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/linux/,$(UAPI_HEADERS))
 	rm -f $(DESTDIR)$(SBINDIR)/ndpctl $(DESTDIR)$(BINDIR)/ndpize
 	rm -f $(DESTDIR)$(LIBDIR)/ndpize/libndpize.so
@@ -192,4 +198,4 @@ uninstall: uninstall-modules
 	done
 
 help:
-	@sed -n '3,18p' Makefile
+	@sed -n '3,19p' Makefile
