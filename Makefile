@@ -11,10 +11,19 @@
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
 #   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
+#   make netlink-gen     regenerate net/ndp/netlink_gen.[ch] (kernel's YNL)
+#   make install         modules, UAPI headers, tools, tc plugin, man pages
+#                        (DESTDIR, PREFIX, KDIR; see ndp.rst "Installing")
+#   make uninstall       removes exactly what install installed
+#                        (install-modules, install-tools: either half)
 #
 
 KVER_612	:= $(lastword $(sort $(notdir $(wildcard /lib/modules/6.12*-cloud-amd64))))
 KDIR		?= /lib/modules/$(KVER_612)/build
+# The release the modules are built for and installed under: UTS_RELEASE
+# (Debian's headers say "6.1.192" in include/config/kernel.release).
+KREL		?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+			$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 NDP_CACHE	?= /var/cache/ndp
 KERNEL		?= 6.12
 TESTS		?=
@@ -29,17 +38,22 @@ endif
 
 SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null)
 
-.PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz
+.PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz \
+	install uninstall install-modules uninstall-modules clean-modules \
+	install-tools uninstall-tools \
+	install-dkms-src uninstall-dkms-src netlink-gen man-check
 
 all: modules
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(PROJECT) modules
 
-clean:
-	$(MAKE) -C $(KDIR) M=$(PROJECT) clean
+clean: clean-modules
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests/net/ndp clean
+
+clean-modules:
+	$(MAKE) -C $(KDIR) M=$(PROJECT) clean
 
 tools:
 	$(MAKE) -C tools
@@ -54,10 +68,22 @@ sparse:
 		modules 2>&1 | tee .sparse.log
 	@! grep -E '^$(PROJECT)/.*(warning|error):' .sparse.log
 
+# The genetlink policies and ops from Documentation/netlink/specs/ndp.yaml,
+# by the kernel's own YNL generator (tools/ynl-gen; --check compares).
+netlink-gen:
+	tools/ynl-gen
+
 checkpatch:
 	scripts/checkpatch $(SOURCES)
 
-check: sparse checkpatch
+# Man pages: groff warnings (through man, as a reader sees them).
+man-check:
+	@rc=0; for m in Documentation/man/*.[1-9]; do \
+		out=$$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $$m 2>&1 >/dev/null); \
+		[ -z "$$out" ] || { echo "$$m: $$out"; rc=1; }; \
+	done; exit $$rc
+
+check: sparse checkpatch man-check
 	$(MAKE) -C tools CFLAGS_EXTRA=-Werror
 	$(MAKE) -C selftests/net/ndp CFLAGS_EXTRA=-Werror
 
@@ -82,5 +108,94 @@ fuzz:
 bench:
 	tools/bench/ndp-bench --set full --kernel $(KERNEL)
 
+# Installation (GNU conventions: DESTDIR for staging, PREFIX for the
+# user-space part).  The modules go where modprobe looks first,
+# /lib/modules/$(KREL)/updates, through kbuild's modules_install (which
+# compresses them as the kernel's own modules are); q_ndp.so goes to
+# the directory tc searches (compiled into Debian's tc: TC_LIB_DIR,
+# /usr/lib/<multiarch>/tc), not under PREFIX.  depmod runs only for a
+# real install: with DESTDIR set, a package's postinst does it.
+DESTDIR		?=
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+SBINDIR		?= $(PREFIX)/sbin
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+MANDIR		?= $(PREFIX)/share/man
+MULTIARCH	:= $(shell $(CC) -print-multiarch 2>/dev/null)
+TCLIBDIR	?= /usr/lib$(if $(MULTIARCH),/$(MULTIARCH))/tc
+MODDIR		:= /lib/modules/$(KREL)/updates
+NDP_MODULES	:= net/ndp/ndp net/sched/sch_ndp
+UAPI_HEADERS	:= ndp.h ndp_sched.h
+MAN_PAGES	:= $(notdir $(wildcard Documentation/man/*.[1-9]))
+INSTALL		?= install
+
+install-modules: modules
+	@test -n "$(KREL)" || { echo "no kernel release in $(KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(PROJECT) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=updates CONFIG_MODULE_SIG_ALL= DEPMOD=true \
+		modules_install
+ifeq ($(DESTDIR),)
+	depmod -a $(KREL)
+endif
+
+install: install-modules install-tools
+
+install-tools: tools
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/ndpize \
+		$(DESTDIR)$(TCLIBDIR)
+	$(INSTALL) -m 0644 $(addprefix include/uapi/linux/,$(UAPI_HEADERS)) \
+		$(DESTDIR)$(INCLUDEDIR)/linux/
+	$(INSTALL) -m 0755 tools/ndpctl/ndpctl $(DESTDIR)$(SBINDIR)/ndpctl
+	$(INSTALL) -m 0755 tools/ndpize/ndpize $(DESTDIR)$(BINDIR)/ndpize
+	$(INSTALL) -m 0644 tools/ndpize/libndpize.so \
+		$(DESTDIR)$(LIBDIR)/ndpize/libndpize.so
+	$(INSTALL) -m 0644 tools/tc/q_ndp.so $(DESTDIR)$(TCLIBDIR)/q_ndp.so
+	for m in $(MAN_PAGES); do \
+		s=$${m##*.}; \
+		$(INSTALL) -d $(DESTDIR)$(MANDIR)/man$$s || exit 1; \
+		$(INSTALL) -m 0644 Documentation/man/$$m \
+			$(DESTDIR)$(MANDIR)/man$$s/$$m || exit 1; \
+	done
+
+# DKMS: the module sources and dkms.conf in /usr/src/ndp-<version>.
+NDP_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC	:= /usr/src/ndp-$(NDP_VERSION)
+DKMS_FILES	:= dkms.conf Makefile Kbuild Kconfig \
+		   $(shell find net include -name '*.[ch]' ! -name '*.mod.c') \
+		   $(wildcard net/ndp/Makefile net/sched/Makefile)
+
+install-dkms-src:
+	for f in $(sort $(DKMS_FILES)); do \
+		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_SRC)/$$f || exit 1; \
+	done
+
+uninstall-dkms-src:
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+
+uninstall-modules:
+	@test -n "$(KREL)" || { echo "no kernel release in $(KDIR)" >&2; exit 1; }
+	for m in $(NDP_MODULES); do \
+		rm -f $(addprefix $(DESTDIR)$(MODDIR)/$$m.ko,'' .xz .gz .zst); \
+	done
+	-rmdir -p $(sort $(dir $(addprefix $(DESTDIR)$(MODDIR)/,$(NDP_MODULES)))) \
+		2>/dev/null
+ifeq ($(DESTDIR),)
+	depmod -a $(KREL)
+endif
+
+uninstall: uninstall-modules uninstall-tools
+
+uninstall-tools:
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/linux/,$(UAPI_HEADERS))
+	rm -f $(DESTDIR)$(SBINDIR)/ndpctl $(DESTDIR)$(BINDIR)/ndpize
+	rm -f $(DESTDIR)$(LIBDIR)/ndpize/libndpize.so
+	-rmdir $(DESTDIR)$(LIBDIR)/ndpize 2>/dev/null
+	rm -f $(DESTDIR)$(TCLIBDIR)/q_ndp.so
+	for m in $(MAN_PAGES); do \
+		rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$$m; \
+	done
+
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,19p' Makefile

@@ -14,6 +14,7 @@
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <net/genetlink.h>
 #include <net/inet_sock.h>
 #include <linux/ipv6.h>
 #include <net/sock.h>
@@ -112,5 +113,62 @@ static inline void ndp_compat_clear_fl_list(struct sock *newsk)
 		RCU_INIT_POINTER(inet_sk(newsk)->pinet6->ipv6_fl_list, NULL);
 #endif
 }
+
+/*
+ * Generic netlink.  net/ndp/netlink_gen.c, written by the kernel's YNL
+ * generator, describes the "ndp" family as split ops (6.2+): one entry
+ * for the do and one for the dump of a command, each with its policy and
+ * GENL_CMD_CAP_* flag.  6.1 only has struct genl_ops, one entry per
+ * command with a single policy: there the generated table is folded into
+ * @merged (room for @n entries) when the family is registered.  The do
+ * and dump policies of every NDP command are the same.
+ */
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
+static inline int ndp_genl_register_family(struct genl_family *family,
+					   const struct genl_split_ops *ops,
+					   int n, struct genl_ops *merged)
+{
+	family->split_ops = ops;
+	family->n_split_ops = n;
+	return genl_register_family(family);
+}
+#else
+struct genl_split_ops {
+	int (*doit)(struct sk_buff *skb, struct genl_info *info);
+	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	u8 cmd;
+	u8 flags;
+};
+
+static inline int ndp_genl_register_family(struct genl_family *family,
+					   const struct genl_split_ops *ops,
+					   int n, struct genl_ops *merged)
+{
+	int i, j, n_merged = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n_merged; j++)
+			if (merged[j].cmd == ops[i].cmd)
+				break;
+		if (j == n_merged) {
+			merged[j].cmd = ops[i].cmd;
+			merged[j].flags = ops[i].flags &
+				~(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP);
+			merged[j].policy = ops[i].policy;
+			merged[j].maxattr = ops[i].maxattr;
+			n_merged++;
+		}
+		if (ops[i].doit)
+			merged[j].doit = ops[i].doit;
+		if (ops[i].dumpit)
+			merged[j].dumpit = ops[i].dumpit;
+	}
+	family->ops = merged;
+	family->n_ops = n_merged;
+	return genl_register_family(family);
+}
+#endif
 
 #endif /* _NET_NDP_COMPAT_H */

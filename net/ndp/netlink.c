@@ -3,9 +3,11 @@
  * NDP: the "ndp" generic netlink family (control plane).
  *
  * Documentation/netlink/specs/ndp.yaml is the source of truth for the
- * commands, attributes and policies below; selftests/net/ndp/netlink.sh
- * checks that what this file registers matches it.  The user guide is
- * Documentation/networking/ndp-netlink.rst.
+ * commands, attributes and policies: the kernel's YNL generator writes
+ * them into netlink_gen.c (policies, ops table) and netlink_gen.h (the
+ * handlers below, the multicast group ids); "make netlink-gen" regenerates
+ * both and tools/ndp-test checks that they are current.  The user guide
+ * is Documentation/networking/ndp-netlink.rst.
  *
  * Objects:
  *   paths     per namespace, keyed by id (1..255, the value carried in
@@ -33,42 +35,18 @@
 #include <uapi/linux/ndp.h>
 
 #include "protocol.h"
+#include "netlink_gen.h"
 
 static struct genl_family ndp_genl_family;
 
-enum ndp_nl_mcgrp {
-	NDP_NL_MCGRP_EVENTS,
-};
-
-static const struct genl_multicast_group ndp_nl_mcgrps[] = {
-	[NDP_NL_MCGRP_EVENTS] = { .name = NDP_GENL_MCGRP_EVENTS },
-};
-
-/* ---------------------------------------------------------------------- */
-/* Policies (one per operation, as in the spec).                          */
-
-static const struct nla_policy ndp_nl_path_add_policy[NDP_A_PATH_FWMARK + 1] = {
-	[NDP_A_PATH_ID]		= NLA_POLICY_RANGE(NLA_U32, 1, NDP_PATH_ID_MAX),
-	[NDP_A_PATH_DST]	= { .type = NLA_BINARY, .len = 16 },
-	[NDP_A_PATH_DST_PLEN]	= NLA_POLICY_MAX(NLA_U8, 128),
-	[NDP_A_PATH_VIA_DST]	= { .type = NLA_BINARY, .len = 16 },
-	[NDP_A_PATH_VIA_SRC]	= { .type = NLA_BINARY, .len = 16 },
-	[NDP_A_PATH_FWMARK]	= { .type = NLA_U32 },
-};
-
-static const struct nla_policy ndp_nl_path_id_policy[NDP_A_PATH_ID + 1] = {
-	[NDP_A_PATH_ID]		= NLA_POLICY_RANGE(NLA_U32, 1, NDP_PATH_ID_MAX),
-};
-
-static const struct nla_policy ndp_nl_param_get_policy[NDP_A_PARAM_NAME + 1] = {
-	[NDP_A_PARAM_NAME]	= { .type = NLA_NUL_STRING,
-				    .len = NDP_PARAM_NAME_LEN - 1 },
-};
-
-static const struct nla_policy ndp_nl_param_set_policy[NDP_A_PARAM_VALUE + 1] = {
-	[NDP_A_PARAM_NAME]	= { .type = NLA_NUL_STRING,
-				    .len = NDP_PARAM_NAME_LEN - 1 },
-	[NDP_A_PARAM_VALUE]	= { .type = NLA_U32 },
+/*
+ * The generated netlink_gen.c keeps its copy of the group table to itself
+ * (YNL only emits the family structure for the plain genetlink protocol,
+ * and "ndp" needs genetlink-legacy for GENL_UNS_ADMIN_PERM): this one is
+ * indexed by the generated ids.
+ */
+static const struct genl_multicast_group ndp_nl_family_mcgrps[] = {
+	[NDP_NLGRP_EVENTS] = { .name = NDP_GENL_MCGRP_EVENTS },
 };
 
 /* ---------------------------------------------------------------------- */
@@ -165,7 +143,7 @@ void ndp_nl_path_event(struct net *net, const struct ndp_path *p, u8 cmd)
 	struct sk_buff *skb;
 	void *hdr;
 
-	if (!genl_has_listeners(&ndp_genl_family, net, NDP_NL_MCGRP_EVENTS))
+	if (!genl_has_listeners(&ndp_genl_family, net, NDP_NLGRP_EVENTS))
 		return;
 	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
 	if (!skb)
@@ -177,7 +155,7 @@ void ndp_nl_path_event(struct net *net, const struct ndp_path *p, u8 cmd)
 	}
 	genlmsg_end(skb, hdr);
 	genlmsg_multicast_netns(&ndp_genl_family, net, skb, 0,
-				NDP_NL_MCGRP_EVENTS, GFP_ATOMIC);
+				NDP_NLGRP_EVENTS, GFP_ATOMIC);
 }
 
 /*
@@ -208,7 +186,7 @@ static int ndp_nl_get_addr(struct genl_info *info, int type, u16 *family,
 	return 0;
 }
 
-static int ndp_nl_path_add(struct sk_buff *skb, struct genl_info *info)
+int ndp_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
 	struct nlattr **tb = info->attrs;
@@ -297,7 +275,7 @@ err_free:
 	return err;
 }
 
-static int ndp_nl_path_del(struct sk_buff *skb, struct genl_info *info)
+int ndp_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
 	struct ndp_path *p;
@@ -320,7 +298,7 @@ static int ndp_nl_path_del(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-static int ndp_nl_path_get(struct sk_buff *skb, struct genl_info *info)
+int ndp_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
 	struct sk_buff *msg;
@@ -361,7 +339,7 @@ err_free:
 }
 
 /* cb->args[0]: id of the last path sent. */
-static int ndp_nl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int ndp_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(skb->sk));
 	struct ndp_path *p;
@@ -422,7 +400,7 @@ static int ndp_nl_param_lookup(struct genl_info *info, struct ndp_param *prm)
 	return 0;
 }
 
-static int ndp_nl_param_get(struct sk_buff *skb, struct genl_info *info)
+int ndp_nl_param_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
 	struct ndp_param prm;
@@ -447,7 +425,7 @@ static int ndp_nl_param_get(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* cb->args[0]: index of the next parameter. */
-static int ndp_nl_param_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int ndp_nl_param_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(skb->sk));
 	struct ndp_param prm;
@@ -469,7 +447,7 @@ static int ndp_nl_param_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-static int ndp_nl_param_set(struct sk_buff *skb, struct genl_info *info)
+int ndp_nl_param_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
 	struct ndp_param prm;
@@ -494,7 +472,7 @@ static int ndp_nl_param_set(struct sk_buff *skb, struct genl_info *info)
 /* ---------------------------------------------------------------------- */
 /* Counters.                                                              */
 
-static int ndp_nl_counters_get(struct sk_buff *skb, struct genl_info *info)
+int ndp_nl_counters_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
 	struct nlattr *nest;
@@ -618,7 +596,7 @@ static int ndp_nl_sock_dump_bucket(struct sk_buff *skb,
  * [1]: bind bucket, or connections already sent; [2]: entries of that
  * bucket already sent.
  */
-static int ndp_nl_sock_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int ndp_nl_sock_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(skb->sk));
 
@@ -643,69 +621,27 @@ static int ndp_nl_sock_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 /*
  * resv_start_op is 0 (a new family): every command validates strictly and
- * a command without a policy rejects every attribute.
+ * a command without a policy rejects every attribute.  The ops are
+ * ndp_nl_ops of netlink_gen.c; ndp_genl_register_family() (compat header)
+ * turns them into what the running kernel's genetlink expects.
  */
-static const struct genl_ops ndp_nl_ops[] = {
-	{
-		.cmd		= NDP_CMD_PATH_ADD,
-		.doit		= ndp_nl_path_add,
-		.policy		= ndp_nl_path_add_policy,
-		.maxattr	= ARRAY_SIZE(ndp_nl_path_add_policy) - 1,
-		.flags		= GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd		= NDP_CMD_PATH_DEL,
-		.doit		= ndp_nl_path_del,
-		.policy		= ndp_nl_path_id_policy,
-		.maxattr	= ARRAY_SIZE(ndp_nl_path_id_policy) - 1,
-		.flags		= GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd		= NDP_CMD_PATH_GET,
-		.doit		= ndp_nl_path_get,
-		.dumpit		= ndp_nl_path_dump,
-		.policy		= ndp_nl_path_id_policy,
-		.maxattr	= ARRAY_SIZE(ndp_nl_path_id_policy) - 1,
-	},
-	{
-		.cmd		= NDP_CMD_PARAM_GET,
-		.doit		= ndp_nl_param_get,
-		.dumpit		= ndp_nl_param_dump,
-		.policy		= ndp_nl_param_get_policy,
-		.maxattr	= ARRAY_SIZE(ndp_nl_param_get_policy) - 1,
-	},
-	{
-		.cmd		= NDP_CMD_PARAM_SET,
-		.doit		= ndp_nl_param_set,
-		.policy		= ndp_nl_param_set_policy,
-		.maxattr	= ARRAY_SIZE(ndp_nl_param_set_policy) - 1,
-		.flags		= GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd		= NDP_CMD_COUNTERS_GET,
-		.doit		= ndp_nl_counters_get,
-	},
-	{
-		.cmd		= NDP_CMD_SOCK_GET,
-		.dumpit		= ndp_nl_sock_dump,
-	},
-};
-
 static struct genl_family ndp_genl_family __ro_after_init = {
 	.name		= NDP_GENL_NAME,
 	.version	= NDP_GENL_VERSION,
 	.netnsok	= true,
 	.parallel_ops	= true,
 	.module		= THIS_MODULE,
-	.ops		= ndp_nl_ops,
-	.n_ops		= ARRAY_SIZE(ndp_nl_ops),
-	.mcgrps		= ndp_nl_mcgrps,
-	.n_mcgrps	= ARRAY_SIZE(ndp_nl_mcgrps),
+	.mcgrps		= ndp_nl_family_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(ndp_nl_family_mcgrps),
 };
+
+static struct genl_ops ndp_nl_merged_ops[ARRAY_SIZE(ndp_nl_ops)] __ro_after_init;
 
 int __init ndp_nl_init(void)
 {
-	return genl_register_family(&ndp_genl_family);
+	return ndp_genl_register_family(&ndp_genl_family, ndp_nl_ops,
+					ARRAY_SIZE(ndp_nl_ops),
+					ndp_nl_merged_ops);
 }
 
 void ndp_nl_exit(void)

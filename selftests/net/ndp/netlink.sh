@@ -3,15 +3,15 @@
 #
 # The "ndp" generic netlink family through ndpctl: paths, parameters,
 # counters, sockets and the events group; extack messages for bad input;
-# CAP_NET_ADMIN for changes; per-netns isolation; the kernel's policies
-# match Documentation/netlink/specs/ndp.yaml (ndp_spec_check.py).
+# CAP_NET_ADMIN for changes; per-netns isolation; the kernel's YNL cli
+# (tools/net/ynl/cli.py) against Documentation/netlink/specs/ndp.yaml.
 . "$(dirname "$0")/lib.sh"
 
 ndp_lib_require_cmd ndpctl ip sysctl setpriv
 ndp_lib_load_modules ndp
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
-ndp_lib_plan 33
+ndp_lib_plan 41
 
 A() { ip netns exec "$ns_a" "$@"; }
 B() { ip netns exec "$ns_b" "$@"; }
@@ -31,29 +31,70 @@ expect_err()
 	fi
 }
 
-# --- spec ------------------------------------------------------------------
-if command -v python3 >/dev/null && [ -f "$NDP_LIB_DIR/ndp.yaml" ]; then
-	ndp_lib_check "kernel policies, flags and groups match the YNL spec" \
-		A python3 "$NDP_LIB_DIR/ndp_spec_check.py" "$NDP_LIB_DIR/ndp.yaml" \
-		"$NDP_LIB_DIR/ndp_uapi.h" --kernel
-	# The check is not vacuous: a spec whose path-id range differs from
-	# the kernel's policy must fail.
-	spec_bad()
-	{
-		local f rc
-		f=$(mktemp)
-		sed '/name: path-id$/,/max:/ s/max: 255/max: 254/' \
-			"$NDP_LIB_DIR/ndp.yaml" >"$f"
-		out=$(ip netns exec "$ns_a" python3 "$NDP_LIB_DIR/ndp_spec_check.py" \
-			"$f" "$NDP_LIB_DIR/ndp_uapi.h" --kernel)
-		rc=$?
-		rm -f "$f"
-		[ $rc -ne 0 ] && [[ $out == *"path-add do path-id: range [1, 254] in the spec, [1, 255] in the kernel"* ]]
+# --- YNL ------------------------------------------------------------------
+# The kernel's own YNL cli, driven by Documentation/netlink/specs/ndp.yaml:
+# the generated policies and permissions (net/ndp/netlink_gen.c) at work.
+ynl() { python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" --no-schema "$@"; }
+if command -v python3 >/dev/null && [ -f "$NDP_LIB_DIR/ynl/cli.py" ] &&
+   python3 -c 'import yaml' 2>/dev/null; then
+	ynl_params() { ip netns exec "$ns_a" python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" \
+		--no-schema --dump param-get --output-json |
+		grep -q '"param-name": "init_window", "param-value": 15, "param-min": 1, "param-max": 1024'; }
+	ndp_lib_check "ynl: param-get dump lists init_window with its range" ynl_params
+	ndp_lib_check "ynl: path-add (IPv4 via destination)" \
+		A python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" --no-schema \
+		--do path-add --json '{"path-id": 9, "path-dst": "0a090000", "path-dst-plen": 16, "path-via-dst": "0a090101"}'
+	ynl_get() {
+		local out
+		out=$(ip netns exec "$ns_a" python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" \
+			--no-schema --do path-get --json '{"path-id": 9}' --output-json) || return 1
+		echo "$out"
+		python3 -c 'import json, sys
+p = json.loads(sys.argv[1])
+want = {"path-id": 9, "path-dst": "0a090000", "path-dst-plen": 16,
+	"path-via-dst": "0a090101", "path-state": "usable"}
+sys.exit(any(p.get(k) != v for k, v in want.items()) or "path-score" not in p)' "$out"
 	}
-	ndp_lib_check "the spec check notices a policy mismatch" spec_bad
+	ndp_lib_check "ynl: path-get returns what path-add set" ynl_get
+	ndp_lib_check "ynl: ndpctl sees the path added through YNL" \
+		bash -c "ip netns exec $ns_a ndpctl path show id 9 | grep -q '^id 9 dst 10.9.0.0/16 via 10.9.1.1 '"
+	ynl_err() {	# ynl_err TEXT JSON: path-add fails, output carries TEXT
+		local out
+		out=$(ip netns exec "$ns_a" python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" \
+			--no-schema --do path-add --json "$2" 2>&1) && { echo "accepted: $2"; return 1; }
+		[[ $out == *"$1"* ]] || { echo "$out"; return 1; }
+	}
+	ndp_lib_check "ynl: the generated policy refuses path-id 0 (range 1..255)" \
+		ynl_err "integer out of range" '{"path-id": 0, "path-dst": "0a090000", "path-via-dst": "0a090101"}'
+	ndp_lib_check "ynl: a 2-byte address is refused with extack" \
+		ynl_err "address must be 4 (IPv4) or 16 (IPv6) bytes" '{"path-id": 8, "path-dst": "0a09", "path-via-dst": "0a090101"}'
+	ndp_lib_check "ynl: the generated policy refuses an attribute path-add does not take" \
+		ynl_err "Invalid argument" '{"path-id": 8, "path-dst": "0a090000", "path-via-dst": "0a090101", "param-value": 1}'
+	ynl_unpriv() {
+		local out
+		out=$(ip netns exec "$ns_a" setpriv --reuid 65534 --regid 65534 --clear-groups \
+			python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" --no-schema \
+			--do path-del --json '{"path-id": 9}' 2>&1) && return 1
+		[[ $out == *"Operation not permitted"* ]] || { echo "$out"; return 1; }
+	}
+	ndp_lib_check "ynl: unprivileged path-del refused (uns-admin-perm)" ynl_unpriv
+	ndp_lib_check "ynl: path-del" \
+		A python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" --no-schema \
+		--do path-del --json '{"path-id": 9}'
+	ynl_counters() { ip netns exec "$ns_a" python3 "$NDP_LIB_DIR/ynl/cli.py" --spec "$NDP_LIB_DIR/ndp.yaml" \
+		--no-schema --do counters-get --output-json | grep -q '"name": "OutData"'; }
+	ndp_lib_check "ynl: counters-get names the MIB counters" ynl_counters
 else
-	ndp_lib_skip "kernel policies, flags and groups match the YNL spec" "no python3 or spec"
-	ndp_lib_skip "the spec check notices a policy mismatch" "no python3 or spec"
+	for t in "ynl: param-get dump lists init_window with its range" \
+		 "ynl: path-add (IPv4 via destination)" "ynl: path-get returns what path-add set" \
+		 "ynl: ndpctl sees the path added through YNL" \
+		 "ynl: the generated policy refuses path-id 0 (range 1..255)" \
+		 "ynl: a 2-byte address is refused with extack" \
+		 "ynl: the generated policy refuses an attribute path-add does not take" \
+		 "ynl: unprivileged path-del refused (uns-admin-perm)" "ynl: path-del" \
+		 "ynl: counters-get names the MIB counters"; do
+		ndp_lib_skip "$t" "no python3, PyYAML or YNL cli"
+	done
 fi
 
 # --- params ----------------------------------------------------------------

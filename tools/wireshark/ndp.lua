@@ -1,0 +1,316 @@
+-- SPDX-License-Identifier: GPL-2.0
+--
+-- Wireshark dissector for NDP (Documentation/networking/ndp-wire.rst):
+-- IP protocol 253 (preference "ndpt.ipproto"), the 40-byte header, its
+-- options (doff > 10) and the payload.  Every field and flag is decoded;
+-- the header checksum (over the pseudo-header and the header) and the
+-- payload checksum are verified; trimmed and returned-to-sender packets
+-- are marked; each connection (ports + nonce, both directions) gets a
+-- stream index, "ndpt.stream".
+--
+--   tshark -X lua_script:tools/wireshark/ndp.lua -r capture.pcap
+--   wireshark -X lua_script:tools/wireshark/ndp.lua capture.pcap
+--
+-- or copy this file to ~/.local/lib/wireshark/plugins/.
+
+local ndp = Proto("ndpt", "NDP transport")
+
+local NDP_HDR_LEN = 40
+
+local types = {
+	[1] = "DATA",
+	[2] = "ACK",
+	[3] = "NACK",
+	[4] = "PULL",
+	[5] = "RST",
+}
+
+local F_SYN, F_LAST, F_TRIMMED, F_RTS = 0x0001, 0x0002, 0x0004, 0x0008
+local F_UNSCHED, F_PULL, F_FIN, F_RTX = 0x0010, 0x0020, 0x0040, 0x0080
+local F_PASSIVE = 0x0100
+local F_DEFINED = 0x01ff
+local flag_names = {
+	{ F_SYN, "SYN" }, { F_LAST, "LAST" }, { F_TRIMMED, "TRIMMED" },
+	{ F_RTS, "RTS" }, { F_UNSCHED, "UNSCHED" }, { F_PULL, "PULL" },
+	{ F_FIN, "FIN" }, { F_RTX, "RTX" }, { F_PASSIVE, "PASSIVE" },
+}
+
+local f = ndp.fields
+f.sport = ProtoField.uint16("ndpt.srcport", "Source port", base.DEC)
+f.dport = ProtoField.uint16("ndpt.dstport", "Destination port", base.DEC)
+f.port = ProtoField.uint16("ndpt.port", "Port", base.DEC)
+f.type = ProtoField.uint8("ndpt.type", "Type", base.DEC, types)
+f.doff = ProtoField.uint8("ndpt.doff", "Header length (32-bit words)", base.DEC)
+f.hdr_len = ProtoField.uint16("ndpt.hdr_len", "Header length (bytes)", base.DEC)
+f.flags = ProtoField.uint16("ndpt.flags", "Flags", base.HEX)
+f.f_syn = ProtoField.bool("ndpt.flags.syn", "SYN", 16, nil, F_SYN)
+f.f_last = ProtoField.bool("ndpt.flags.last", "LAST", 16, nil, F_LAST)
+f.f_trimmed = ProtoField.bool("ndpt.flags.trimmed", "TRIMMED", 16, nil, F_TRIMMED)
+f.f_rts = ProtoField.bool("ndpt.flags.rts", "RTS (returned to sender)", 16, nil, F_RTS)
+f.f_unsched = ProtoField.bool("ndpt.flags.unsched", "UNSCHED", 16, nil, F_UNSCHED)
+f.f_pull = ProtoField.bool("ndpt.flags.pull", "PULL", 16, nil, F_PULL)
+f.f_fin = ProtoField.bool("ndpt.flags.fin", "FIN", 16, nil, F_FIN)
+f.f_rtx = ProtoField.bool("ndpt.flags.rtx", "RTX (retransmission)", 16, nil, F_RTX)
+f.f_passive = ProtoField.bool("ndpt.flags.passive", "PASSIVE", 16, nil, F_PASSIVE)
+f.f_undef = ProtoField.uint16("ndpt.flags.undefined", "Undefined bits", base.HEX,
+			      nil, 0xffff - F_DEFINED)
+f.nonce = ProtoField.uint32("ndpt.nonce", "Connection nonce", base.HEX)
+f.psn = ProtoField.uint32("ndpt.psn", "Packet sequence number", base.DEC)
+f.syn_off = ProtoField.uint32("ndpt.syn_offset", "SYN offset", base.DEC)
+f.cum_ack = ProtoField.uint32("ndpt.cum_ack", "Cumulative ack", base.DEC)
+f.word4 = ProtoField.uint32("ndpt.word4", "SYN offset / cumulative ack", base.DEC)
+f.pull = ProtoField.uint32("ndpt.pull", "Pull counter", base.DEC)
+f.prio = ProtoField.uint32("ndpt.prio", "Priority (remaining bytes)", base.DEC)
+f.paylen = ProtoField.uint16("ndpt.paylen", "Payload length", base.DEC)
+f.path = ProtoField.uint8("ndpt.path", "Path id", base.DEC)
+f.detours = ProtoField.uint8("ndpt.detours", "Detours", base.DEC)
+f.hcsum = ProtoField.uint16("ndpt.hcsum", "Header checksum", base.HEX)
+f.hcsum_status = ProtoField.string("ndpt.hcsum.status", "Header checksum status")
+f.pcsum = ProtoField.uint16("ndpt.pcsum", "Payload checksum", base.HEX)
+f.pcsum_status = ProtoField.string("ndpt.pcsum.status", "Payload checksum status")
+f.nsenders = ProtoField.uint16("ndpt.nsenders", "Active senders", base.DEC)
+f.reserved = ProtoField.uint16("ndpt.reserved", "Reserved", base.HEX)
+f.options = ProtoField.bytes("ndpt.options", "Options")
+f.payload = ProtoField.bytes("ndpt.payload", "Payload")
+f.captured = ProtoField.uint32("ndpt.payload.captured", "Payload bytes present", base.DEC)
+f.stream = ProtoField.uint32("ndpt.stream", "Stream index", base.DEC)
+
+local e = ndp.experts
+e.short = ProtoExpert.new("ndpt.short", "Packet shorter than the NDP header",
+			  expert.group.MALFORMED, expert.severity.ERROR)
+e.bad_type = ProtoExpert.new("ndpt.type.unknown", "Unknown packet type (dropped by receivers)",
+			     expert.group.MALFORMED, expert.severity.ERROR)
+e.bad_doff = ProtoExpert.new("ndpt.doff.bad", "Header length below 10 words (dropped by receivers)",
+			     expert.group.MALFORMED, expert.severity.ERROR)
+e.bad_flags = ProtoExpert.new("ndpt.flags.bad", "Undefined flags set (dropped by receivers)",
+			      expert.group.MALFORMED, expert.severity.ERROR)
+e.bad_hcsum = ProtoExpert.new("ndpt.hcsum.bad", "Bad header checksum",
+			      expert.group.CHECKSUM, expert.severity.ERROR)
+e.bad_pcsum = ProtoExpert.new("ndpt.pcsum.bad", "Bad payload checksum (NACKed as if trimmed)",
+			      expert.group.CHECKSUM, expert.severity.WARN)
+e.bad_len = ProtoExpert.new("ndpt.paylen.bad", "Payload length differs from the packet (dropped by receivers)",
+			    expert.group.MALFORMED, expert.severity.ERROR)
+e.trimmed = ProtoExpert.new("ndpt.trimmed", "Trimmed by a switch: payload cut",
+			    expert.group.SEQUENCE, expert.severity.NOTE)
+e.rts = ProtoExpert.new("ndpt.rts", "Returned to its sender by a switch",
+			expert.group.SEQUENCE, expert.severity.NOTE)
+e.rtx = ProtoExpert.new("ndpt.rtx", "Retransmission",
+			expert.group.SEQUENCE, expert.severity.NOTE)
+
+ndp.prefs.ipproto = Pref.uint("IP protocol number", 253,
+			      "IP protocol number NDP runs on (the modules' ipproto=)")
+
+local ip_src = Field.new("ip.src")
+local ip_dst = Field.new("ip.dst")
+local ip6_src = Field.new("ipv6.src")
+local ip6_dst = Field.new("ipv6.dst")
+
+-- The last value of a field: the innermost header when IP is tunnelled.
+local function last(field)
+	local all = { field() }
+	return all[#all]
+end
+
+-- One's complement sum of a ByteArray, not folded.
+local function sum16(ba, acc)
+	local n = ba:len()
+	for i = 0, n - 2, 2 do
+		acc = acc + ba:get_index(i) * 256 + ba:get_index(i + 1)
+	end
+	if n % 2 == 1 then
+		acc = acc + ba:get_index(n - 1) * 256
+	end
+	return acc
+end
+
+local function fold(acc)
+	while acc > 0xffff do
+		acc = bit32.band(acc, 0xffff) + bit32.rshift(acc, 16)
+	end
+	return acc
+end
+
+-- The pseudo-header of the header checksum (ndp-wire.rst): addresses,
+-- protocol, length 40; as for TCP (IPv4) or RFC 8200 8.1 (IPv6).
+local function pseudo_sum()
+	local proto = ndp.prefs.ipproto
+	local s4, d4 = last(ip_src), last(ip_dst)
+	local s6, d6 = last(ip6_src), last(ip6_dst)
+	local s, d = s4, d4
+	-- With both, the header nearest to NDP (the one further in) counts.
+	if s6 and d6 and (not s4 or s6.offset > s4.offset) then
+		s, d = s6, d6
+	end
+	if not s or not d then return nil end
+	return sum16(d.range:bytes(), sum16(s.range:bytes(), 0)) + proto + NDP_HDR_LEN
+end
+
+-- Streams: one index per (ports, nonce), whatever the direction.
+local streams, next_stream = {}, 0
+
+function ndp.init()
+	streams, next_stream = {}, 0
+end
+
+local function stream_of(sport, dport, nonce)
+	local a, b = sport, dport
+	if a > b then a, b = b, a end
+	local key = string.format("%d:%d:%08x", a, b, nonce)
+	local s = streams[key]
+	if s == nil then
+		s = next_stream
+		streams[key] = s
+		next_stream = next_stream + 1
+	end
+	return s
+end
+
+function ndp.dissector(tvb, pinfo, tree)
+	local len = tvb:reported_length_remaining()
+	pinfo.cols.protocol = "NDP"
+	local t = tree:add(ndp, tvb(), "NDP transport")
+	if len < NDP_HDR_LEN or tvb:len() < NDP_HDR_LEN then
+		t:add_proto_expert_info(e.short)
+		pinfo.cols.info = "Malformed: " .. len .. " bytes"
+		return tvb:len()
+	end
+
+	local sport, dport = tvb(0, 2):uint(), tvb(2, 2):uint()
+	local ptype, doff, flags = tvb(4, 1):uint(), tvb(5, 1):uint(), tvb(6, 2):uint()
+	local nonce, psn = tvb(8, 4):uint(), tvb(12, 4):uint()
+	local paylen = tvb(28, 2):uint()
+	local hlen = doff * 4
+
+	t:add(f.sport, tvb(0, 2))
+	t:add(f.dport, tvb(2, 2))
+	t:add(f.port, tvb(0, 2)):set_hidden()
+	t:add(f.port, tvb(2, 2)):set_hidden()
+	local ti = t:add(f.type, tvb(4, 1))
+	if not types[ptype] then ti:add_proto_expert_info(e.bad_type) end
+	ti = t:add(f.doff, tvb(5, 1))
+	t:add(f.hdr_len, tvb(5, 1), hlen):set_generated()
+	if doff < 10 then ti:add_proto_expert_info(e.bad_doff) end
+
+	local names = {}
+	for _, fl in ipairs(flag_names) do
+		if bit32.band(flags, fl[1]) ~= 0 then names[#names + 1] = fl[2] end
+	end
+	local ft = t:add(f.flags, tvb(6, 2))
+	ft:append_text(" (" .. (#names > 0 and table.concat(names, ", ") or "none") .. ")")
+	ft:add(f.f_syn, tvb(6, 2))
+	ft:add(f.f_last, tvb(6, 2))
+	ft:add(f.f_trimmed, tvb(6, 2))
+	ft:add(f.f_rts, tvb(6, 2))
+	ft:add(f.f_unsched, tvb(6, 2))
+	ft:add(f.f_pull, tvb(6, 2))
+	ft:add(f.f_fin, tvb(6, 2))
+	ft:add(f.f_rtx, tvb(6, 2))
+	ft:add(f.f_passive, tvb(6, 2))
+	local fu = ft:add(f.f_undef, tvb(6, 2))
+	if bit32.band(flags, 0xffff - F_DEFINED) ~= 0 then fu:add_proto_expert_info(e.bad_flags) end
+
+	t:add(f.nonce, tvb(8, 4))
+	t:add(f.psn, tvb(12, 4))
+	t:add(f.word4, tvb(16, 4)):set_hidden()
+	if ptype == 1 then
+		t:add(f.syn_off, tvb(16, 4))
+	else
+		t:add(f.cum_ack, tvb(16, 4))
+	end
+	t:add(f.pull, tvb(20, 4))
+	t:add(f.prio, tvb(24, 4))
+	t:add(f.paylen, tvb(28, 2))
+	t:add(f.path, tvb(30, 1))
+	t:add(f.detours, tvb(31, 1))
+
+	-- Header checksum: pseudo-header + 40 bytes with the field as sent
+	-- sums to 0xffff when right.
+	local hc = t:add(f.hcsum, tvb(32, 2))
+	local ps = pseudo_sum()
+	if ps then
+		local s = fold(sum16(tvb(0, NDP_HDR_LEN):bytes(), ps))
+		if s == 0xffff then
+			hc:append_text(" [correct]")
+			t:add(f.hcsum_status, tvb(32, 2), "Good"):set_generated()
+		else
+			hc:append_text(" [incorrect]")
+			hc:add_proto_expert_info(e.bad_hcsum)
+			t:add(f.hcsum_status, tvb(32, 2), "Bad"):set_generated()
+		end
+	end
+
+	local pc = t:add(f.pcsum, tvb(34, 2))
+	t:add(f.nsenders, tvb(36, 2))
+	t:add(f.reserved, tvb(38, 2))
+	if hlen > NDP_HDR_LEN and tvb:len() >= hlen then
+		t:add(f.options, tvb(NDP_HDR_LEN, hlen - NDP_HDR_LEN))
+	end
+	if hlen < NDP_HDR_LEN then hlen = NDP_HDR_LEN end
+
+	local trimmed = bit32.band(flags, F_TRIMMED) ~= 0
+	local have = len - hlen
+	if have < 0 then have = 0 end
+	if have > 0 then
+		local cap = tvb:len() - hlen
+		if cap > have then cap = have end
+		if cap > 0 then
+			t:add(f.payload, tvb(hlen, cap))
+		end
+		t:add(f.captured, have):set_generated()
+	end
+
+	-- Payload checksum: of the payload alone; not checked when trimmed.
+	if ptype == 1 and not trimmed then
+		if have ~= paylen then
+			t:add_proto_expert_info(e.bad_len)
+		elseif tvb:len() >= hlen + have then
+			local want = tvb(34, 2):uint()
+			local got = 0
+			if have > 0 then
+				got = bit32.bxor(fold(sum16(tvb(hlen, have):bytes(), 0)), 0xffff)
+			end
+			if got == want then
+				pc:append_text(" [correct]")
+				t:add(f.pcsum_status, tvb(34, 2), "Good"):set_generated()
+			else
+				pc:append_text(string.format(" [incorrect, should be 0x%04x]", got))
+				pc:add_proto_expert_info(e.bad_pcsum)
+				t:add(f.pcsum_status, tvb(34, 2), "Bad"):set_generated()
+			end
+		end
+	end
+	if trimmed then t:add_proto_expert_info(e.trimmed) end
+	if bit32.band(flags, F_RTS) ~= 0 then t:add_proto_expert_info(e.rts) end
+	if bit32.band(flags, F_RTX) ~= 0 then t:add_proto_expert_info(e.rtx) end
+
+	t:add(f.stream, stream_of(sport, dport, nonce)):set_generated()
+
+	t:append_text(string.format(", Src Port: %d, Dst Port: %d, %s, psn %d",
+				    sport, dport, types[ptype] or ("type " .. ptype), psn))
+	local info = string.format("%d \xe2\x86\x92 %d %s", sport, dport,
+				   types[ptype] or ("Unknown type " .. ptype))
+	if #names > 0 then info = info .. " [" .. table.concat(names, ", ") .. "]" end
+	info = info .. string.format(" psn=%d nonce=0x%08x", psn, nonce)
+	if ptype == 1 then
+		info = info .. " len=" .. paylen
+	elseif bit32.band(flags, F_PULL) ~= 0 or ptype == 4 then
+		info = info .. " pull=" .. tvb(20, 4):uint()
+	end
+	if tvb(30, 1):uint() ~= 0 then info = info .. " path=" .. tvb(30, 1):uint() end
+	pinfo.cols.info = info
+	pinfo.cols.src_port = sport
+	pinfo.cols.dst_port = dport
+	return tvb:len()
+end
+
+local registered = nil
+
+local function ndp_register()
+	local tbl = DissectorTable.get("ip.proto")
+	if registered then tbl:remove(registered, ndp) end
+	registered = ndp.prefs.ipproto
+	tbl:add(registered, ndp)
+end
+
+ndp.prefs_changed = ndp_register
+ndp_register()
