@@ -1,0 +1,233 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fabric testbed (fabric_lib.sh): a k=4 fat-tree of namespaces (16
+# hosts, 8 edge, 8 aggregation, 4 core switches, sch_ndp on every port,
+# ECMP nexthop groups upwards) and a 4 x 4 leaf-spine with an
+# oversubscription of 2, built and destroyed:
+#
+#   build          the fat-tree builds (its time is printed); 36 namespaces;
+#   reachability   every host pings three others over IPv4 and three over
+#                  IPv6 (same edge, same pod, other pods);
+#   transfers      an NDP and a TCP transfer across pods arrive intact
+#                  (ndp_xfer: every byte checked, SHA-256 at both ends),
+#                  IPv4 and IPv6;
+#   ECMP           16 TCP connections from one host to a host in another
+#                  pod: the cores' packet counters show more than one core
+#                  carried them; one NDP connection (unsprayed today) puts
+#                  all its DATA through a single core;
+#   destroy        no namespace of the fabric and no veth left;
+#   leaf-spine     builds with its uplinks at the oversubscribed rate,
+#                  reachability sample, an NDP transfer across leaves,
+#                  TCP spread over more than one spine, destroy;
+#   failed build   a build that fails half-way (a qdisc option tc rejects)
+#                  leaves nothing behind.
+#
+#   FABRIC_RATE    link rate in Mbit/s (default: fabric_lib.sh's calibrated one)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+. "$(dirname "$0")/fabric_lib.sh"
+
+xfer_setup
+ndp_lib_require_cmd tc ping sysctl
+ndp_lib_load_modules ndp sch_ndp
+
+FABRIC_PREFIX="ft$(printf '%04x' $RANDOM)-"
+export FABRIC_PREFIX
+ndp_lib_at_exit "fabric_destroy"
+rate=${FABRIC_RATE:-$FABRIC_DEFAULT_RATE}
+veths0=$(ip -o link show type veth | wc -l)
+
+ndp_lib_plan 28
+
+# build NAME: fabric_build in this shell (it sets the names the other
+# fabric_* functions use), as one test point.
+build()
+{
+	local f=$XFER_TMP/build.out
+
+	if fabric_build >"$f" 2>&1; then
+		ndp_lib_pass "$1"
+		sed 's/^/# /' "$f"
+	else
+		ndp_lib_fail "$1" "fabric_build failed"
+		sed 's/^/#   /' "$f"
+	fi
+}
+
+# ping_sample OFFSETS: every host pings host (i + off) % n for each offset,
+# IPv4 for the first half of OFFSETS, IPv6 for the rest; all hosts at once.
+# Prints the failures.
+ping_sample()
+{
+	local n i off fam d pids=() f=$XFER_TMP/ping.$RANDOM
+	n=$(fabric_nhosts)
+	: >"$f"
+	for ((i = 0; i < n; i++)); do
+		(
+			fam=4
+			for off in "$@"; do
+				[ "$off" = / ] && { fam=6; continue; }
+				d=$(((i + off) % n))
+				if [ $fam = 4 ]; then a=$(fabric_host_ip4 "$d"); else a=$(fabric_host_ip6 "$d"); fi
+				# one reply within 5 s (asks every 0.2 s)
+				ip netns exec "$(fabric_host_ns "$i")" ping -"$fam" -c 1 -i 0.2 -w 5 "$a" \
+					>/dev/null 2>&1 || echo "h$i -> h$d ($a) failed" >>"$f"
+			done
+		) &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	cat "$f"
+	[ ! -s "$f" ]
+}
+
+# tops_snap: per top-tier switch, packets sent (all ports).
+tops_snap()
+{
+	local ns
+	for ns in $(fabric_top_switches); do echo -n "$(fabric_tx_pkts "$ns") "; done
+}
+
+# top_ndp_data: per top-tier switch, NDP DATA packets sch_ndp sent (all ports).
+top_ndp_data()
+{
+	local ns dev s
+	for ns in $(fabric_top_switches); do
+		s=0
+		for dev in $(ip -n "$ns" -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2 }'); do
+			s=$((s + $(tc -n "$ns" -s -j qdisc show dev "$dev" |
+				awk '{ if (match($0, /"data_pkts":[0-9]+/)) print substr($0, RSTART + 12, RLENGTH - 12); else print 0; exit }')))
+		done
+		echo -n "$s "
+	done
+}
+
+# spread_over BEFORE AFTER MIN: at least two switches moved by MIN packets.
+spread_over()
+{
+	awk -v b="$1" -v a="$2" -v min="$3" 'BEGIN {
+		n = split(b, x, " "); split(a, y, " ")
+		printf "per switch:"
+		for (i = 1; i <= n; i++) { d = y[i] - x[i]; printf " %d", d; if (d >= min) k++ }
+		printf " (%d carried at least %d)\n", k, min
+		exit k < 2 }'
+}
+
+# one_switch BEFORE AFTER: exactly one switch moved by more than 100.
+one_switch()
+{
+	awk -v b="$1" -v a="$2" 'BEGIN {
+		n = split(b, x, " "); split(a, y, " ")
+		printf "per switch:"
+		for (i = 1; i <= n; i++) { d = y[i] - x[i]; printf " %d", d; if (d > 100) k++; if (d > 0) m++ }
+		printf "\n"
+		exit !(k == 1 && m == 1) }'
+}
+
+no_leftovers()
+{
+	local left
+	left=$(fabric_ns_list)
+	[ -z "$left" ] || { echo "namespaces left: $left"; return 1; }
+	[ "$(ip -o link show type veth | wc -l)" = "$veths0" ] ||
+		{ echo "veths in the root namespace:"; ip -o link show type veth; return 1; }
+}
+
+# tcp_xfer: xfer_run over TCP.
+tcp_xfer()
+{
+	XFER_PROTO=tcp xfer_run "$@"
+}
+
+# --- fat-tree -------------------------------------------------------------------
+export FABRIC_TOPO=fattree FABRIC_K=4 FABRIC_RATE=$rate
+build "fat-tree k=4 builds"
+ndp_lib_expect_eq "fat-tree: 36 namespaces" 36 "$(fabric_ns_list | wc -l)"
+fabric_hosts_sysctl net.ndp.link_rate_mbps="${rate%.*}"
+
+# same edge (+1), same pod (+2), other pods (+5, +10; +7 +13 +4 over v6)
+t0=$(date +%s%N)
+ndp_lib_check "fat-tree: 48 host pairs reach each other over IPv4" ping_sample 1 2 5
+ndp_lib_check "fat-tree: 48 host pairs reach each other over IPv6" ping_sample / 10 7 13
+ndp_lib_info "pings took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+
+ndp_lib_check "fat-tree: NDP across pods, IPv4, intact" \
+	xfer_run "$(fabric_host_ns 0)" "$(fabric_host_ns 13)" "$(fabric_host_ip4 13)" 4 1M 64K
+ndp_lib_check "fat-tree: NDP across pods, IPv6, intact" \
+	xfer_run "$(fabric_host_ns 6)" "$(fabric_host_ns 9)" "$(fabric_host_ip6 9)" 6 1M 64K
+ndp_lib_check "fat-tree: TCP across pods, IPv4, intact" \
+	tcp_xfer "$(fabric_host_ns 3)" "$(fabric_host_ns 14)" "$(fabric_host_ip4 14)" 4 1M 64K
+ndp_lib_check "fat-tree: TCP across pods, IPv6, intact" \
+	tcp_xfer "$(fabric_host_ns 10)" "$(fabric_host_ns 1)" "$(fabric_host_ip6 1)" 6 1M 64K
+
+# ECMP: 16 TCP connections h0 -> h12 (pod 0 to pod 3).
+c0=$(tops_snap)
+ndp_lib_check "fat-tree: 16 TCP connections across pods, IPv4, intact" \
+	tcp_xfer "$(fabric_host_ns 0)" "$(fabric_host_ns 12)" "$(fabric_host_ip4 12)" 4 256K 0 16
+c1=$(tops_snap)
+ndp_lib_check "fat-tree: ECMP spread the TCP connections over more than one core" \
+	spread_over "$c0" "$c1" 100
+ndp_lib_info "IPv4 TCP, packets per core: $(spread_over "$c0" "$c1" 100)"
+c0=$(tops_snap)
+ndp_lib_check "fat-tree: 16 TCP connections across pods, IPv6, intact" \
+	tcp_xfer "$(fabric_host_ns 2)" "$(fabric_host_ns 8)" "$(fabric_host_ip6 8)" 6 256K 0 16
+c1=$(tops_snap)
+ndp_lib_check "fat-tree: ECMP spread the IPv6 TCP connections over more than one core" \
+	spread_over "$c0" "$c1" 100
+ndp_lib_info "IPv6 TCP, packets per core: $(spread_over "$c0" "$c1" 100)"
+
+# NDP today: one connection hashes like one flow.
+d0=$(top_ndp_data)
+ndp_lib_check "fat-tree: NDP 2 MB across pods intact" \
+	xfer_run "$(fabric_host_ns 4)" "$(fabric_host_ns 11)" "$(fabric_host_ip4 11)" 4 2M 0
+d1=$(top_ndp_data)
+ndp_lib_check "fat-tree: one unsprayed NDP connection's DATA crossed a single core" \
+	one_switch "$d0" "$d1"
+ndp_lib_info "NDP DATA per core: $(one_switch "$d0" "$d1")"
+
+t0=$(date +%s%N)
+ndp_lib_check "fat-tree: destroy" fabric_destroy
+ndp_lib_info "destroy $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+ndp_lib_check "fat-tree: no namespace or veth left" no_leftovers
+
+# --- leaf-spine, oversubscribed 2:1 ---------------------------------------------
+export FABRIC_TOPO=leafspine FABRIC_LEAVES=4 FABRIC_SPINES=4 FABRIC_HPL=4 FABRIC_OVERSUB=2
+build "leaf-spine 4 x 4, oversubscription 2, builds"
+ndp_lib_expect_eq "leaf-spine: 24 namespaces" 24 "$(fabric_ns_list | wc -l)"
+fabric_hosts_sysctl net.ndp.link_rate_mbps="${rate%.*}"
+up=$(awk -v r="$rate" 'BEGIN { printf "%d", r * 1000 / 2 }')
+leaf_rates()
+{
+	local h s
+	h=$(tc -n "${FABRIC_PREFIX}l0" qdisc show dev h0 | grep -o 'rate [^ ]*')
+	s=$(tc -n "${FABRIC_PREFIX}s0" qdisc show dev l0 | grep -o 'rate [^ ]*')
+	echo "host port: $h, spine port: $s"
+	[ "$(tc -n "${FABRIC_PREFIX}l0" -j qdisc show dev s1 | grep -o '"rate":[0-9]*')" = "\"rate\":$((up * 1000 / 8))" ]
+}
+ndp_lib_check "leaf-spine: uplinks at half the host rate" leaf_rates
+ndp_lib_info "$(leaf_rates)"
+ndp_lib_check "leaf-spine: 32 host pairs reach each other (v4, v6)" ping_sample 1 5 / 9 14
+ndp_lib_check "leaf-spine: NDP across leaves, IPv6, intact" \
+	xfer_run "$(fabric_host_ns 1)" "$(fabric_host_ns 14)" "$(fabric_host_ip6 14)" 6 1M 64K
+c0=$(tops_snap)
+ndp_lib_check "leaf-spine: 16 TCP connections across leaves intact" \
+	tcp_xfer "$(fabric_host_ns 5)" "$(fabric_host_ns 10)" "$(fabric_host_ip4 10)" 4 256K 0 16
+c1=$(tops_snap)
+ndp_lib_check "leaf-spine: ECMP spread them over more than one spine" spread_over "$c0" "$c1" 100
+ndp_lib_info "TCP packets per spine: $(spread_over "$c0" "$c1" 100)"
+ndp_lib_check "leaf-spine: destroy" fabric_destroy
+ndp_lib_check "leaf-spine: no namespace or veth left" no_leftovers
+
+# --- a build that fails half-way -------------------------------------------------
+export FABRIC_TOPO=fattree FABRIC_OVERSUB=1
+failed_build()
+{
+	# sch_ndp takes limit 1..65535: the namespaces, links and routes
+	# exist when tc refuses the first qdisc.
+	! FABRIC_LIMIT=70000 fabric_build
+}
+ndp_lib_check "a build failing at its qdiscs reports failure" failed_build
+ndp_lib_check "the failed build left no namespace or veth" no_leftovers
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
