@@ -26,19 +26,34 @@
 #
 # Routing, as on a real fabric: upwards a default route through an ECMP
 # nexthop group ("ip nexthop ... group") of every uplink, downwards one
-# route per subnet (edge: connected; aggregation: one /24 per edge; core
-# and spine: one /16 per pod or leaf).  Every switch hashes with
+# route per subnet (edge: host routes; aggregation: one /24 per edge; core
+# and spine: one /16 per pod or leaf).  Every switch hashes with the
+# custom policy (3), whose fields are
 #
-#   net.ipv4.fib_multipath_hash_policy = 1  (L4: addresses, protocol,
-#       ports; TCP connections, and later NDP-over-UDP with its source
-#       port as entropy, spread per flow);
-#   net.ipv6.fib_multipath_hash_policy = 3 with fib_multipath_hash_fields
-#       = 0x3f (addresses, protocol, flow label, ports): ports for TCP and
-#       UDP, the flow label for NDP, whose ports the kernel cannot see;
-#       policy 1 would ignore the flow label, policy 0 the ports.
+#   net.ipv4.fib_multipath_hash_fields = 0x37: addresses, protocol, ports
+#       (TCP connections, and later NDP-over-UDP with its source port as
+#       entropy, spread per flow);
+#   net.ipv6.fib_multipath_hash_fields = 0x3f: the same plus the flow
+#       label, NDP's only entropy over IPv6 since the kernel cannot see
+#       its ports (policy 0 would ignore the ports, 1 the flow label).
+#
+# Policy 1 (L4) would do for TCP on paper, but when a packet already
+# carries an L4 hash (skb->l4_hash: every TCP packet, hashed by its
+# socket, and veth keeps it) policy 1 uses that hash as it is, in every
+# switch alike (net/ipv4/route.c, fib_multipath_hash()): the seed below
+# would then change nothing.  Policy 3 always hashes the packet's fields.
 #
 # Today's NDP (IPv4, or IPv6 with a constant flow label) thus hashes like
 # one flow per connection; TCP connections spread over the cores.
+#
+# Every switch also gets its own net.ipv4.fib_multipath_hash_seed (it
+# applies to IPv6 too) where the kernel has it (6.11 and later), as real
+# fabrics seed each switch differently: with one hash function everywhere
+# an aggregation switch picks the same index as the edge switch below it
+# (both groups have k/2 members), so a pod's traffic would only ever use
+# k/2 of the (k/2)^2 cores ("polarisation").  On older kernels (6.1) the
+# hash has one random seed per boot for every namespace, and the
+# polarisation stays: there each edge switch reaches only k/2 cores.
 #
 # Links.  Every switch port's egress runs "sch_ndp limit FABRIC_LIMIT rate
 # R" (FABRIC_OLIMIT, if set, bounds its other-traffic queue, i.e. TCP);
@@ -466,13 +481,20 @@ fabric_build()
 	__fabric_run "creating namespaces" ip -b "$__fab_tmp/netns" &&
 	__fabric_run "creating links" ip -b "$__fab_tmp/root" || rc=1
 	if [ $rc = 0 ]; then
+		local seed_key= idx=0
+		[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ] &&
+			seed_key=net.ipv4.fib_multipath_hash_seed
 		for ns in $sw; do
-			# The hash policies are explained at the top of this file.
+			idx=$((idx + 1))
+			# The hash policies and seeds are explained at the top
+			# of this file.
 			__fabric_run "sysctl in $ns" ip netns exec "$ns" sysctl -qw \
+				${seed_key:+$seed_key=$(((idx * 2654435761) % 4294967291 + 1))} \
 				net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 \
 				net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
 				net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 \
-				net.ipv4.fib_multipath_hash_policy=1 \
+				net.ipv4.fib_multipath_hash_policy=3 \
+				net.ipv4.fib_multipath_hash_fields=55 \
 				net.ipv6.fib_multipath_hash_policy=3 \
 				net.ipv6.fib_multipath_hash_fields=63 || { rc=1; break; }
 		done
