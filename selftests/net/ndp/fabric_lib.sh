@@ -296,7 +296,7 @@ __fabric_port()
 # __fabric_veth NS1 IF1 NS2 IF2: a veth pair between two namespaces.
 __fabric_veth()
 {
-	echo "link add name $2 netns $1 mtu $__fab_mtu type veth peer name $4 netns $3 mtu $__fab_mtu" \
+	echo "link add name $2 netns $1 mtu $__fab_mtu up type veth peer name $4 netns $3 mtu $__fab_mtu" \
 		>>"$__fab_tmp/root"
 }
 
@@ -343,7 +343,10 @@ __fabric_uplink()
 {
 	local a b
 	read -r a b <<<"$(__fabric_v4net "$__fab_nlinks")"
-	__fabric_veth "$1" "$2" "$3" "$4"
+	# The upper end is created up, the lower end comes up in its own
+	# namespace's batch before the nexthops through it (a nexthop needs
+	# the carrier).
+	__fabric_veth "$3" "$4" "$1" "$2"
 	__fabric_port "$1" "$2" "$__fab_up_kbit" "$__fab_limit"
 	__fabric_port "$3" "$4" "$__fab_up_kbit" "$__fab_limit"
 	__fabric_add "$1" ip1 "address add $a/31 dev $2"
@@ -449,6 +452,16 @@ __fabric_run()
 	fi
 }
 
+# __fabric_phase NAME: note how long the build step NAME took.
+__fabric_phase()
+{
+	local t
+
+	t=$(date +%s%N)
+	__fab_phases+="${__fab_phases:+, }$1 $(((t - __fab_t) / 1000000))"
+	__fab_t=$t
+}
+
 # fabric_build: build the fabric the knobs describe.  Prints one line
 # with its size and build time; on failure removes whatever it made and
 # returns 1.  Sets FABRIC_BUILD_MS.
@@ -462,6 +475,8 @@ fabric_build()
 		return 1
 	fi
 	t0=$(date +%s%N)
+	__fab_t=$t0
+	__fab_phases=
 	__fab_tmp=$(mktemp -d /tmp/fabric.XXXXXX) || return 1
 	__fab_nlinks=0
 	__fab_up4=()
@@ -473,13 +488,18 @@ fabric_build()
 		__fabric_plan_leafspine
 	fi
 	sw=$(fabric_switches)
+	__fabric_phase plan
 	{
 		for ns in $(fabric_hosts) $sw; do echo "netns add $ns"; done
 	} >"$__fab_tmp/netns"
 	for ns in $sw; do __fabric_add "$ns" ip1 "link set dev lo up"; done
 
-	__fabric_run "creating namespaces" ip -b "$__fab_tmp/netns" &&
-	__fabric_run "creating links" ip -b "$__fab_tmp/root" || rc=1
+	__fabric_run "creating namespaces" ip -b "$__fab_tmp/netns" || rc=1
+	__fabric_phase namespaces
+	if [ $rc = 0 ]; then
+		__fabric_run "creating links" ip -b "$__fab_tmp/root" || rc=1
+		__fabric_phase links
+	fi
 	if [ $rc = 0 ]; then
 		local seed_key= idx=0
 		[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ] &&
@@ -499,20 +519,25 @@ fabric_build()
 				net.ipv6.fib_multipath_hash_fields=63 || { rc=1; break; }
 		done
 	fi
-	# Links up and addresses everywhere first, so that every nexthop's
-	# link has its carrier when the routes are added.
+	__fabric_phase sysctls
+	# One batch per namespace: links up, addresses, then nexthops and
+	# routes.  A link whose other end is not up yet has no carrier, and
+	# its routes are marked linkdown until it has; they are used anyway
+	# (ignore_routes_with_linkdown is 0).
 	if [ $rc = 0 ]; then
 		for ns in $(fabric_hosts) $sw; do
-			__fabric_run "addresses in $ns" ip -n "$ns" -b "$__fab_tmp/ip1.$ns" || { rc=1; break; }
+			cat "$__fab_tmp/ip1.$ns" "$__fab_tmp/ip2.$ns" >"$__fab_tmp/ip.$ns"
+			__fabric_run "addresses and routes in $ns" ip -n "$ns" -b "$__fab_tmp/ip.$ns" ||
+				{ rc=1; break; }
 		done
+		__fabric_phase "addresses and routes"
 	fi
 	if [ $rc = 0 ]; then
 		for ns in $(fabric_hosts) $sw; do
-			__fabric_run "routes in $ns" ip -n "$ns" -b "$__fab_tmp/ip2.$ns" || { rc=1; break; }
-			if [ -s "$__fab_tmp/tc.$ns" ]; then
-				__fabric_run "qdiscs in $ns" tc -n "$ns" -b "$__fab_tmp/tc.$ns" || { rc=1; break; }
-			fi
+			[ -s "$__fab_tmp/tc.$ns" ] || continue
+			__fabric_run "qdiscs in $ns" tc -n "$ns" -b "$__fab_tmp/tc.$ns" || { rc=1; break; }
 		done
+		__fabric_phase qdiscs
 	fi
 	rm -rf "$__fab_tmp"
 	if [ $rc != 0 ]; then
@@ -520,7 +545,7 @@ fabric_build()
 		return 1
 	fi
 	FABRIC_BUILD_MS=$((($(date +%s%N) - t0) / 1000000))
-	echo "fabric: $(fabric_describe): built in $FABRIC_BUILD_MS ms"
+	echo "fabric: $(fabric_describe): built in $FABRIC_BUILD_MS ms ($__fab_phases ms)"
 }
 
 # fabric_describe: one line naming the fabric.
