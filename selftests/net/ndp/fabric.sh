@@ -220,7 +220,8 @@ ndp_lib_check "leaf-spine: destroy" fabric_destroy
 ndp_lib_check "leaf-spine: no namespace or veth left" no_leftovers
 
 # --- a build that fails half-way -------------------------------------------------
-export FABRIC_TOPO=fattree FABRIC_OVERSUB=1
+# (a small leaf-spine: the path through the builder is the same)
+export FABRIC_LEAVES=2 FABRIC_SPINES=2 FABRIC_HPL=1 FABRIC_OVERSUB=1
 failed_build()
 {
 	# sch_ndp takes limit 1..65535: the namespaces, links and routes
