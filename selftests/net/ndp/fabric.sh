@@ -89,17 +89,15 @@ tops_snap()
 	for ns in $(fabric_top_switches); do echo -n "$(fabric_tx_pkts "$ns") "; done
 }
 
-# top_ndp_data: per top-tier switch, NDP DATA packets sch_ndp sent (all ports).
+# top_ndp_data DEV: per top-tier switch, NDP DATA packets sch_ndp sent
+# out of port DEV (a core's port towards one pod: one direction only; the
+# receiver's FIN, a DATA packet too, goes back by another hash).
 top_ndp_data()
 {
-	local ns dev s
+	local ns
 	for ns in $(fabric_top_switches); do
-		s=0
-		for dev in $(ip -n "$ns" -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2 }'); do
-			s=$((s + $(tc -n "$ns" -s -j qdisc show dev "$dev" |
-				awk '{ if (match($0, /"data_pkts":[0-9]+/)) print substr($0, RSTART + 12, RLENGTH - 12); else print 0; exit }')))
-		done
-		echo -n "$s "
+		tc -n "$ns" -s -j qdisc show dev "$1" |
+			awk '{ if (match($0, /"data_pkts":[0-9]+/)) printf "%s ", substr($0, RSTART + 12, RLENGTH - 12); else printf "0 "; exit }'
 	done
 }
 
@@ -177,11 +175,11 @@ ndp_lib_check "fat-tree: ECMP spread the IPv6 TCP connections over more than one
 	spread_over "$c0" "$c1" 100
 ndp_lib_info "IPv6 TCP, packets per core: $(spread_over "$c0" "$c1" 100)"
 
-# NDP today: one connection hashes like one flow.
-d0=$(top_ndp_data)
+# NDP today: one connection hashes like one flow (host 11 is in pod 2).
+d0=$(top_ndp_data p2)
 ndp_lib_check "fat-tree: NDP 2 MB across pods intact" \
 	xfer_run "$(fabric_host_ns 4)" "$(fabric_host_ns 11)" "$(fabric_host_ip4 11)" 4 2M 0
-d1=$(top_ndp_data)
+d1=$(top_ndp_data p2)
 ndp_lib_check "fat-tree: one unsprayed NDP connection's DATA crossed a single core" \
 	one_switch "$d0" "$d1"
 ndp_lib_info "NDP DATA per core: $(one_switch "$d0" "$d1")"

@@ -186,14 +186,24 @@ fabric_host_rack()
 	fi
 }
 
-# __fabric_host_pjh I: "POD EDGE-IN-POD HOST-IN-EDGE" of host I.
-__fabric_host_pjh()
+# __fabric_host_addr I: set __p, __j, __h (pod, edge in pod, host in
+# edge), __ip4, __ip6, __gw4, __gw6 of host I (no subshell: the build
+# calls it for every host, and a fork costs milliseconds under TCG).
+__fabric_host_addr()
 {
 	if [ "$__fab_topo" = fattree ]; then
-		echo "$(($1 / (__fab_half * __fab_half))) $((($1 / __fab_half) % __fab_half)) $(($1 % __fab_half))"
+		__p=$(($1 / (__fab_half * __fab_half)))
+		__j=$((($1 / __fab_half) % __fab_half))
+		__h=$(($1 % __fab_half))
 	else
-		echo "$(($1 / __fab_hpl)) 0 $(($1 % __fab_hpl))"
+		__p=$(($1 / __fab_hpl))
+		__j=0
+		__h=$(($1 % __fab_hpl))
 	fi
+	__ip4=10.$__p.$__j.$((__h + 2))
+	__gw4=10.$__p.$__j.1
+	printf -v __ip6 'fd00:%x:%x::%x' "$__p" "$__j" $((__h + 2))
+	printf -v __gw6 'fd00:%x:%x::1' "$__p" "$__j"
 }
 
 fabric_host_ns()
@@ -203,16 +213,16 @@ fabric_host_ns()
 
 fabric_host_ip4()
 {
-	local p j h
-	read -r p j h <<<"$(__fabric_host_pjh "$1")"
-	echo "10.$p.$j.$((h + 2))"
+	local __p __j __h __ip4 __ip6 __gw4 __gw6
+	__fabric_host_addr "$1"
+	echo "$__ip4"
 }
 
 fabric_host_ip6()
 {
-	local p j h
-	read -r p j h <<<"$(__fabric_host_pjh "$1")"
-	printf 'fd00:%x:%x::%x\n' "$p" "$j" $((h + 2))
+	local __p __j __h __ip4 __ip6 __gw4 __gw6
+	__fabric_host_addr "$1"
+	echo "$__ip6"
 }
 
 # fabric_top_switches: namespaces of the top tier (fat-tree cores, or
@@ -271,11 +281,15 @@ fabric_hosts_sysctl()
 
 # ---- build ----------------------------------------------------------------------
 
-# __fabric_v4net N: the /31 of point-to-point link N: "A B" (A, A+1).
-__fabric_v4net()
+# __fabric_linknet N: addresses of point-to-point link N: __a/__b (the
+# /31), __a6/__b6 (the /127).
+__fabric_linknet()
 {
 	local a=$((2 * $1))
-	echo "172.$((16 + a / 65536)).$(((a / 256) % 256)).$((a % 256)) 172.$((16 + a / 65536)).$(((a / 256) % 256)).$((a % 256 + 1))"
+	__a=172.$((16 + a / 65536)).$(((a / 256) % 256)).$((a % 256))
+	__b=172.$((16 + a / 65536)).$(((a / 256) % 256)).$((a % 256 + 1))
+	printf -v __a6 'fd01::%x:0' "$1"
+	printf -v __b6 'fd01::%x:1' "$1"
 }
 
 # __fabric_add NS KIND LINE: queue LINE for NS's KIND batch (ip1: links
@@ -308,12 +322,9 @@ __fabric_veth()
 # down the tree for an unused address).
 __fabric_host()
 {
-	local ns=${__fab_pfx}h$1 p j h gw4 gw6 ip4 ip6
-	read -r p j h <<<"$(__fabric_host_pjh "$1")"
-	gw4=10.$p.$j.1
-	gw6=$(printf 'fd00:%x:%x::1' "$p" "$j")
-	ip4=$(fabric_host_ip4 "$1")
-	ip6=$(fabric_host_ip6 "$1")
+	local ns=${__fab_pfx}h$1 __p __j __h __ip4 __ip6 __gw4 __gw6 net6
+	__fabric_host_addr "$1"
+	local p=$__p j=$__j h=$__h ip4=$__ip4 ip6=$__ip6 gw4=$__gw4 gw6=$__gw6
 	__fabric_veth "$ns" eth0 "$2" "$3"
 	__fabric_add "$ns" ip1 "link set dev lo up"
 	__fabric_add "$ns" ip1 "link set dev eth0 gso_max_segs 1"
@@ -331,7 +342,8 @@ __fabric_host()
 	__fabric_add "$2" ip2 "route add $ip6/128 dev $3"
 	if [ "$h" = 0 ]; then
 		__fabric_add "$2" ip2 "route add unreachable 10.$p.$j.0/24"
-		__fabric_add "$2" ip2 "route add unreachable $(printf 'fd00:%x:%x::/64' "$p" "$j")"
+		printf -v net6 'fd00:%x:%x::/64' "$p" "$j"
+		__fabric_add "$2" ip2 "route add unreachable $net6"
 	fi
 }
 
@@ -341,22 +353,22 @@ __fabric_host()
 # end's in __fab_lo4/__fab_lo6 (for UPPER's downward route).
 __fabric_uplink()
 {
-	local a b
-	read -r a b <<<"$(__fabric_v4net "$__fab_nlinks")"
+	local __a __b __a6 __b6
+	__fabric_linknet "$__fab_nlinks"
 	# The upper end is created up, the lower end comes up in its own
 	# namespace's batch before the nexthops through it (a nexthop needs
 	# the carrier).
 	__fabric_veth "$3" "$4" "$1" "$2"
 	__fabric_port "$1" "$2" "$__fab_up_kbit" "$__fab_limit"
 	__fabric_port "$3" "$4" "$__fab_up_kbit" "$__fab_limit"
-	__fabric_add "$1" ip1 "address add $a/31 dev $2"
-	__fabric_add "$3" ip1 "address add $b/31 dev $4"
-	__fabric_add "$1" ip1 "address add $(printf 'fd01::%x:0' "$__fab_nlinks")/127 dev $2 nodad"
-	__fabric_add "$3" ip1 "address add $(printf 'fd01::%x:1' "$__fab_nlinks")/127 dev $4 nodad"
-	__fab_up4+=("$b $2")
-	__fab_up6+=("$(printf 'fd01::%x:1' "$__fab_nlinks") $2")
-	__fab_lo4=$a
-	__fab_lo6=$(printf 'fd01::%x:0' "$__fab_nlinks")
+	__fabric_add "$1" ip1 "address add $__a/31 dev $2"
+	__fabric_add "$3" ip1 "address add $__b/31 dev $4"
+	__fabric_add "$1" ip1 "address add $__a6/127 dev $2 nodad"
+	__fabric_add "$3" ip1 "address add $__b6/127 dev $4 nodad"
+	__fab_up4+=("$__b $2")
+	__fab_up6+=("$__b6 $2")
+	__fab_lo4=$__a
+	__fab_lo6=$__a6
 	__fab_nlinks=$((__fab_nlinks + 1))
 }
 
@@ -387,7 +399,7 @@ __fabric_ecmp()
 
 __fabric_plan_fattree()
 {
-	local k=$__fab_k half=$__fab_half p j a m c i
+	local k=$__fab_k half=$__fab_half p j a m c i net6
 
 	for ((i = 0; i < __fab_nhosts; i++)); do
 		__fabric_host "$i" "${__fab_pfx}e$((i / half))" "h$((i % half))"
@@ -400,8 +412,9 @@ __fabric_plan_fattree()
 					"${__fab_pfx}a$((p * half + a))" "e$j"
 				__fabric_add "${__fab_pfx}a$((p * half + a))" ip2 \
 					"route add 10.$p.$j.0/24 via $__fab_lo4 dev e$j"
+				printf -v net6 'fd00:%x:%x::/64' "$p" "$j"
 				__fabric_add "${__fab_pfx}a$((p * half + a))" ip2 \
-					"route add $(printf 'fd00:%x:%x::/64' "$p" "$j") via $__fab_lo6 dev e$j"
+					"route add $net6 via $__fab_lo6 dev e$j"
 			done
 			__fabric_ecmp "${__fab_pfx}e$((p * half + j))"
 		done
@@ -414,8 +427,8 @@ __fabric_plan_fattree()
 				__fabric_uplink "${__fab_pfx}a$((p * half + a))" "c$m" \
 					"${__fab_pfx}c$c" "p$p"
 				__fabric_add "${__fab_pfx}c$c" ip2 "route add 10.$p.0.0/16 via $__fab_lo4 dev p$p"
-				__fabric_add "${__fab_pfx}c$c" ip2 \
-					"route add $(printf 'fd00:%x::/32' "$p") via $__fab_lo6 dev p$p"
+				printf -v net6 'fd00:%x::/32' "$p"
+				__fabric_add "${__fab_pfx}c$c" ip2 "route add $net6 via $__fab_lo6 dev p$p"
 			done
 			__fabric_ecmp "${__fab_pfx}a$((p * half + a))"
 		done
@@ -424,7 +437,7 @@ __fabric_plan_fattree()
 
 __fabric_plan_leafspine()
 {
-	local l s i
+	local l s i net6
 
 	for ((i = 0; i < __fab_nhosts; i++)); do
 		__fabric_host "$i" "${__fab_pfx}l$((i / __fab_hpl))" "h$((i % __fab_hpl))"
@@ -433,8 +446,8 @@ __fabric_plan_leafspine()
 		for ((s = 0; s < __fab_spines; s++)); do
 			__fabric_uplink "${__fab_pfx}l$l" "s$s" "${__fab_pfx}s$s" "l$l"
 			__fabric_add "${__fab_pfx}s$s" ip2 "route add 10.$l.0.0/16 via $__fab_lo4 dev l$l"
-			__fabric_add "${__fab_pfx}s$s" ip2 \
-				"route add $(printf 'fd00:%x::/32' "$l") via $__fab_lo6 dev l$l"
+			printf -v net6 'fd00:%x::/32' "$l"
+			__fabric_add "${__fab_pfx}s$s" ip2 "route add $net6 via $__fab_lo6 dev l$l"
 		done
 		__fabric_ecmp "${__fab_pfx}l$l"
 	done
@@ -501,7 +514,7 @@ fabric_build()
 		__fabric_phase links
 	fi
 	if [ $rc = 0 ]; then
-		local seed_key= idx=0
+		local seed_key='' idx=0
 		[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ] &&
 			seed_key=net.ipv4.fib_multipath_hash_seed
 		for ns in $sw; do
