@@ -16,6 +16,9 @@
 #                  pod: the cores' packet counters show more than one core
 #                  carried them; one NDP connection (unsprayed today) puts
 #                  all its DATA through a single core;
+#   per-core paths with FABRIC_CORE_ADDRS=1 and four "ndpctl path"s via
+#                  the receiver's per-core addresses, one NDP connection's
+#                  DATA crosses all four cores (each at least 10 %);
 #   destroy        no namespace of the fabric and no veth left;
 #   leaf-spine     builds with its uplinks at the oversubscribed rate,
 #                  reachability sample, an NDP transfer across leaves,
@@ -38,7 +41,7 @@ ndp_lib_at_exit "fabric_destroy"
 rate=${FABRIC_RATE:-$FABRIC_DEFAULT_RATE}
 veths0=$(ip -o link show type veth | wc -l)
 
-ndp_lib_plan 28
+ndp_lib_plan 31
 
 # build NAME: fabric_build in this shell (it sets the names the other
 # fabric_* functions use), as one test point.
@@ -139,7 +142,7 @@ tcp_xfer()
 }
 
 # --- fat-tree -------------------------------------------------------------------
-export FABRIC_TOPO=fattree FABRIC_K=4 FABRIC_RATE=$rate
+export FABRIC_TOPO=fattree FABRIC_K=4 FABRIC_RATE=$rate FABRIC_CORE_ADDRS=1
 build "fat-tree k=4 builds"
 ndp_lib_expect_eq "fat-tree: 36 namespaces" 36 "$(fabric_ns_list | wc -l)"
 fabric_hosts_sysctl net.ndp.link_rate_mbps="${rate%.*}"
@@ -183,6 +186,39 @@ d1=$(top_ndp_data p2)
 ndp_lib_check "fat-tree: one unsprayed NDP connection's DATA crossed a single core" \
 	one_switch "$d0" "$d1"
 ndp_lib_info "NDP DATA per core: $(one_switch "$d0" "$d1")"
+
+# Spraying that works today: four paths, one per core, through host 11's
+# per-core addresses (FABRIC_CORE_ADDRS).
+dst=$(fabric_host_ip4 11)
+add_core_paths()
+{
+	local c
+	for c in 0 1 2 3; do
+		ip netns exec "$(fabric_host_ns 4)" ndpctl path add id $((c + 1)) \
+			dst "$dst/32" via "$((11 + c)).${dst#10.}" || return 1
+	done
+	ip netns exec "$(fabric_host_ns 4)" ndpctl path show
+}
+ndp_lib_check "fat-tree: four NDP paths via the per-core addresses" add_core_paths
+# Spreading alone is measured: no path may be excluded meanwhile.
+ip netns exec "$(fabric_host_ns 4)" sysctl -qw net.ndp.sb_nack_abs_pct=100
+d0=$(top_ndp_data p2)
+ndp_lib_check "fat-tree: NDP 2 MB over four paths intact" \
+	xfer_run "$(fabric_host_ns 4)" "$(fabric_host_ns 11)" "$dst" 4 2M 0
+d1=$(top_ndp_data p2)
+# every_switch BEFORE AFTER: every switch carried at least 10 % of the total.
+every_switch()
+{
+	awk -v b="$1" -v a="$2" 'BEGIN {
+		n = split(b, x, " "); split(a, y, " ")
+		printf "per switch:"
+		for (i = 1; i <= n; i++) { d[i] = y[i] - x[i]; t += d[i]; printf " %d", d[i] }
+		printf "\n"
+		if (t < 100) exit 1
+		for (i = 1; i <= n; i++) if (d[i] < t / 10) exit 1 }'
+}
+ndp_lib_check "fat-tree: its DATA sprayed over all four cores" every_switch "$d0" "$d1"
+ndp_lib_info "NDP DATA per core, four paths: $(every_switch "$d0" "$d1")"
 
 t0=$(date +%s%N)
 ndp_lib_check "fat-tree: destroy" fabric_destroy

@@ -67,6 +67,13 @@
 # Hosts send MTU-sized packets (gso_max_segs 1), so queue limits count
 # wire packets for TCP as for NDP.
 #
+# Per-core addresses (FABRIC_CORE_ADDRS=1, fat-tree, IPv4): host h of
+# edge j in pod p also has 11+c.p.j.(h+2) for every core c, routed
+# deterministically through core c (edge: 11+c.0.0.0/8 to the aggregation
+# switch above that core; aggregation: to core c; core c: down to pod p),
+# so that NDP's per-address paths ("ndpctl path add ... via 11+c.p.j.h")
+# select a core: spraying that works today, without ECMP.
+#
 # Knobs (environment, read by fabric_build):
 #   FABRIC_TOPO fattree | leafspine     FABRIC_K 4
 #   FABRIC_LEAVES 4  FABRIC_SPINES 4    FABRIC_HPL 4 (hosts per leaf)
@@ -75,6 +82,7 @@
 #   FABRIC_HOST_LIMIT 1000    FABRIC_MTU 9000
 #   FABRIC_QDISC ndp | none (none: no qdisc, e.g. without sch_ndp)
 #   FABRIC_PREFIX namespace name prefix (default "fab-")
+#   FABRIC_CORE_ADDRS 0 | 1 (per-core addresses, see above)
 #
 # Namespaces: ${FABRIC_PREFIX}hI (host I, 0-based), ...eI, ...aI, ...cI
 # (fat-tree edge, aggregation, core), ...lI, ...sI (leaf, spine).  A host's
@@ -103,6 +111,7 @@ __fabric_knobs()
 	__fab_mtu=${FABRIC_MTU:-9000}
 	__fab_qdisc=${FABRIC_QDISC:-ndp}
 	__fab_pfx=${FABRIC_PREFIX:-fab-}
+	__fab_coreaddrs=${FABRIC_CORE_ADDRS:-0}
 
 	local v
 	for v in "$__fab_k" "$__fab_leaves" "$__fab_spines" "$__fab_hpl" \
@@ -140,6 +149,12 @@ __fabric_knobs()
 		__fab_up=$__fab_spines
 		;;
 	*) echo "fabric: FABRIC_TOPO must be fattree or leafspine, not '$__fab_topo'" >&2; return 1 ;;
+	esac
+	case "$__fab_coreaddrs" in
+	0) ;;
+	1) [ "$__fab_topo" = fattree ] ||
+		{ echo "fabric: FABRIC_CORE_ADDRS needs the fat-tree" >&2; return 1; } ;;
+	*) echo "fabric: FABRIC_CORE_ADDRS must be 0 or 1" >&2; return 1 ;;
 	esac
 	case "$__fab_qdisc" in
 	ndp|none) ;;
@@ -340,6 +355,13 @@ __fabric_host()
 	__fabric_add "$2" ip1 "address add $gw6/128 dev $3 nodad"
 	__fabric_add "$2" ip2 "route add $ip4/32 dev $3 scope link"
 	__fabric_add "$2" ip2 "route add $ip6/128 dev $3"
+	if [ "$__fab_coreaddrs" = 1 ]; then
+		local c
+		for ((c = 0; c < __fab_half * __fab_half; c++)); do
+			__fabric_add "$ns" ip1 "address add $((11 + c)).$p.$j.$((h + 2))/32 dev eth0"
+			__fabric_add "$2" ip2 "route add $((11 + c)).$p.$j.$((h + 2))/32 dev $3 scope link"
+		done
+	fi
 	if [ "$h" = 0 ]; then
 		__fabric_add "$2" ip2 "route add unreachable 10.$p.$j.0/24"
 		printf -v net6 'fd00:%x:%x::/64' "$p" "$j"
@@ -369,6 +391,7 @@ __fabric_uplink()
 	__fab_up6+=("$__b6 $2")
 	__fab_lo4=$__a
 	__fab_lo6=$__a6
+	__fab_hi4=$__b
 	__fab_nlinks=$((__fab_nlinks + 1))
 }
 
@@ -415,6 +438,14 @@ __fabric_plan_fattree()
 				printf -v net6 'fd00:%x:%x::/64' "$p" "$j"
 				__fabric_add "${__fab_pfx}a$((p * half + a))" ip2 \
 					"route add $net6 via $__fab_lo6 dev e$j"
+				[ "$__fab_coreaddrs" = 1 ] || continue
+				for ((m = 0; m < half; m++)); do
+					c=$((a * half + m))
+					__fabric_add "${__fab_pfx}e$((p * half + j))" ip2 \
+						"route add $((11 + c)).0.0.0/8 via $__fab_hi4 dev a$a"
+					__fabric_add "${__fab_pfx}a$((p * half + a))" ip2 \
+						"route add $((11 + c)).$p.$j.0/24 via $__fab_lo4 dev e$j"
+				done
 			done
 			__fabric_ecmp "${__fab_pfx}e$((p * half + j))"
 		done
@@ -429,6 +460,11 @@ __fabric_plan_fattree()
 				__fabric_add "${__fab_pfx}c$c" ip2 "route add 10.$p.0.0/16 via $__fab_lo4 dev p$p"
 				printf -v net6 'fd00:%x::/32' "$p"
 				__fabric_add "${__fab_pfx}c$c" ip2 "route add $net6 via $__fab_lo6 dev p$p"
+				[ "$__fab_coreaddrs" = 1 ] || continue
+				__fabric_add "${__fab_pfx}a$((p * half + a))" ip2 \
+					"route add $((11 + c)).0.0.0/8 via $__fab_hi4 dev c$m"
+				__fabric_add "${__fab_pfx}c$c" ip2 \
+					"route add $((11 + c)).$p.0.0/16 via $__fab_lo4 dev p$p"
 			done
 			__fabric_ecmp "${__fab_pfx}a$((p * half + a))"
 		done
