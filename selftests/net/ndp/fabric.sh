@@ -226,7 +226,7 @@ ndp_lib_info "destroy $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 ndp_lib_check "fat-tree: no namespace or veth left" no_leftovers
 
 # --- leaf-spine, oversubscribed 2:1 ---------------------------------------------
-export FABRIC_TOPO=leafspine FABRIC_LEAVES=4 FABRIC_SPINES=4 FABRIC_HPL=4 FABRIC_OVERSUB=2
+export FABRIC_TOPO=leafspine FABRIC_LEAVES=4 FABRIC_SPINES=4 FABRIC_HPL=4 FABRIC_OVERSUB=2 FABRIC_CORE_ADDRS=0
 build "leaf-spine 4 x 4, oversubscription 2, builds"
 ndp_lib_expect_eq "leaf-spine: 24 namespaces" 24 "$(fabric_ns_list | wc -l)"
 fabric_hosts_sysctl net.ndp.link_rate_mbps="${rate%.*}"
