@@ -77,7 +77,7 @@
 # Knobs (environment, read by fabric_build):
 #   FABRIC_TOPO fattree | leafspine     FABRIC_K 4
 #   FABRIC_LEAVES 4  FABRIC_SPINES 4    FABRIC_HPL 4 (hosts per leaf)
-#   FABRIC_RATE 20 (Mbit/s; calibrated, see ndp-testing.rst)
+#   FABRIC_RATE 2 (Mbit/s; calibrated, see ndp-testing.rst)
 #   FABRIC_OVERSUB 1    FABRIC_LIMIT 8    FABRIC_OLIMIT (qdisc default)
 #   FABRIC_HOST_LIMIT 1000    FABRIC_MTU 9000
 #   FABRIC_QDISC ndp | none (none: no qdisc, e.g. without sch_ndp)
@@ -93,7 +93,9 @@
 # prefix (so it also cleans up after a failed or interrupted build); the
 # veths die with their namespaces.
 
-FABRIC_DEFAULT_RATE=20
+# The emulated rate at which the guest CPU is not the bottleneck (measured
+# with ndp-bench-fabric --set fabric-calibrate; ndp-testing.rst).
+FABRIC_DEFAULT_RATE=2
 
 # __fabric_knobs: read and validate the knobs into __fab_* variables.
 __fabric_knobs()
