@@ -3,8 +3,8 @@
 #
 # The fabric testbed (fabric_lib.sh): a k=4 fat-tree of namespaces (16
 # hosts, 8 edge, 8 aggregation, 4 core switches, sch_ndp on every port,
-# ECMP nexthop groups upwards) and a 4 x 4 leaf-spine with an
-# oversubscription of 2, built and destroyed:
+# ECMP nexthop groups upwards) and a 4 x 4 leaf-spine (2 hosts per leaf)
+# with an oversubscription of 2, built and destroyed:
 #
 #   build          the fat-tree builds (its time is printed); 36 namespaces;
 #   reachability   every host pings three others over IPv4 and three over
@@ -20,7 +20,8 @@
 #                  the receiver's per-core addresses, one NDP connection's
 #                  DATA crosses all four cores (each at least 10 %);
 #   destroy        no namespace of the fabric and no veth left;
-#   leaf-spine     builds with its uplinks at the oversubscribed rate,
+#   leaf-spine     (2 hosts per leaf) builds with its uplinks at the
+#                  oversubscribed rate (rate x 2 hosts / 4 spines / 2),
 #                  reachability sample, an NDP transfer across leaves,
 #                  TCP spread over more than one spine, destroy;
 #   failed build   a build that fails half-way (a qdisc option tc rejects)
@@ -157,29 +158,29 @@ ndp_lib_check "fat-tree: 48 host pairs reach each other over IPv6" ping_sample /
 ndp_lib_info "pings took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
 ndp_lib_check "fat-tree: NDP across pods, IPv4, intact" \
-	xfer_run "$(fabric_host_ns 0)" "$(fabric_host_ns 13)" "$(fabric_host_ip4 13)" 4 1M 64K
+	xfer_run "$(fabric_host_ns 0)" "$(fabric_host_ns 13)" "$(fabric_host_ip4 13)" 4 512K 64K
 ndp_lib_check "fat-tree: NDP across pods, IPv6, intact" \
-	xfer_run "$(fabric_host_ns 6)" "$(fabric_host_ns 9)" "$(fabric_host_ip6 9)" 6 1M 64K
+	xfer_run "$(fabric_host_ns 6)" "$(fabric_host_ns 9)" "$(fabric_host_ip6 9)" 6 512K 64K
 ndp_lib_check "fat-tree: TCP across pods, IPv4, intact" \
-	tcp_xfer "$(fabric_host_ns 3)" "$(fabric_host_ns 14)" "$(fabric_host_ip4 14)" 4 1M 64K
+	tcp_xfer "$(fabric_host_ns 3)" "$(fabric_host_ns 14)" "$(fabric_host_ip4 14)" 4 512K 64K
 ndp_lib_check "fat-tree: TCP across pods, IPv6, intact" \
-	tcp_xfer "$(fabric_host_ns 10)" "$(fabric_host_ns 1)" "$(fabric_host_ip6 1)" 6 1M 64K
+	tcp_xfer "$(fabric_host_ns 10)" "$(fabric_host_ns 1)" "$(fabric_host_ip6 1)" 6 512K 64K
 
 # ECMP: 16 TCP connections h0 -> h12 (pod 0 to pod 3).
 c0=$(tops_snap)
 ndp_lib_check "fat-tree: 16 TCP connections across pods, IPv4, intact" \
-	tcp_xfer "$(fabric_host_ns 0)" "$(fabric_host_ns 12)" "$(fabric_host_ip4 12)" 4 256K 0 16
+	tcp_xfer "$(fabric_host_ns 0)" "$(fabric_host_ns 12)" "$(fabric_host_ip4 12)" 4 128K 0 16
 c1=$(tops_snap)
 ndp_lib_check "fat-tree: ECMP spread the TCP connections over more than one core" \
-	spread_over "$c0" "$c1" 100
-ndp_lib_info "IPv4 TCP, packets per core: $(spread_over "$c0" "$c1" 100)"
+	spread_over "$c0" "$c1" 30
+ndp_lib_info "IPv4 TCP, packets per core: $(spread_over "$c0" "$c1" 30)"
 c0=$(tops_snap)
 ndp_lib_check "fat-tree: 16 TCP connections across pods, IPv6, intact" \
-	tcp_xfer "$(fabric_host_ns 2)" "$(fabric_host_ns 8)" "$(fabric_host_ip6 8)" 6 256K 0 16
+	tcp_xfer "$(fabric_host_ns 2)" "$(fabric_host_ns 8)" "$(fabric_host_ip6 8)" 6 128K 0 16
 c1=$(tops_snap)
 ndp_lib_check "fat-tree: ECMP spread the IPv6 TCP connections over more than one core" \
-	spread_over "$c0" "$c1" 100
-ndp_lib_info "IPv6 TCP, packets per core: $(spread_over "$c0" "$c1" 100)"
+	spread_over "$c0" "$c1" 30
+ndp_lib_info "IPv6 TCP, packets per core: $(spread_over "$c0" "$c1" 30)"
 
 # NDP today: one connection hashes like one flow (host 11 is in pod 2).
 d0=$(top_ndp_data p2)
@@ -229,11 +230,12 @@ ndp_lib_info "destroy $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 ndp_lib_check "fat-tree: no namespace or veth left" no_leftovers
 
 # --- leaf-spine, oversubscribed 2:1 ---------------------------------------------
-export FABRIC_TOPO=leafspine FABRIC_LEAVES=4 FABRIC_SPINES=4 FABRIC_HPL=4 FABRIC_OVERSUB=2 FABRIC_CORE_ADDRS=0
-build "leaf-spine 4 x 4, oversubscription 2, builds"
-ndp_lib_expect_eq "leaf-spine: 24 namespaces" 24 "$(fabric_ns_list | wc -l)"
+export FABRIC_TOPO=leafspine FABRIC_LEAVES=4 FABRIC_SPINES=4 FABRIC_HPL=2 FABRIC_OVERSUB=2 FABRIC_CORE_ADDRS=0
+build "leaf-spine 4 x 4, 2 hosts per leaf, oversubscription 2, builds"
+ndp_lib_expect_eq "leaf-spine: 16 namespaces" 16 "$(fabric_ns_list | wc -l)"
 fabric_hosts_sysctl net.ndp.link_rate_mbps="${rate%.*}"
-up=$(awk -v r="$rate" 'BEGIN { printf "%d", r * 1000 / 2 }')
+# uplink = rate x hosts per leaf / spines / oversubscription
+up=$(awk -v r="$rate" 'BEGIN { printf "%d", r * 1000 * 2 / 4 / 2 }')
 leaf_rates()
 {
 	local h s
@@ -242,17 +244,17 @@ leaf_rates()
 	echo "host port: $h, spine port: $s"
 	[ "$(tc -n "${FABRIC_PREFIX}l0" -j qdisc show dev s1 | grep -o '"rate":[0-9]*')" = "\"rate\":$((up * 1000 / 8))" ]
 }
-ndp_lib_check "leaf-spine: uplinks at half the host rate" leaf_rates
+ndp_lib_check "leaf-spine: uplinks at a quarter of the host rate" leaf_rates
 ndp_lib_info "$(leaf_rates)"
-ndp_lib_check "leaf-spine: 32 host pairs reach each other (v4, v6)" ping_sample 1 5 / 9 14
+ndp_lib_check "leaf-spine: 32 host pairs reach each other (v4, v6)" ping_sample 1 3 / 5 6
 ndp_lib_check "leaf-spine: NDP across leaves, IPv6, intact" \
-	xfer_run "$(fabric_host_ns 1)" "$(fabric_host_ns 14)" "$(fabric_host_ip6 14)" 6 1M 64K
+	xfer_run "$(fabric_host_ns 1)" "$(fabric_host_ns 6)" "$(fabric_host_ip6 6)" 6 512K 64K
 c0=$(tops_snap)
 ndp_lib_check "leaf-spine: 16 TCP connections across leaves intact" \
-	tcp_xfer "$(fabric_host_ns 5)" "$(fabric_host_ns 10)" "$(fabric_host_ip4 10)" 4 256K 0 16
+	tcp_xfer "$(fabric_host_ns 2)" "$(fabric_host_ns 7)" "$(fabric_host_ip4 7)" 4 128K 0 16
 c1=$(tops_snap)
-ndp_lib_check "leaf-spine: ECMP spread them over more than one spine" spread_over "$c0" "$c1" 100
-ndp_lib_info "TCP packets per spine: $(spread_over "$c0" "$c1" 100)"
+ndp_lib_check "leaf-spine: ECMP spread them over more than one spine" spread_over "$c0" "$c1" 30
+ndp_lib_info "TCP packets per spine: $(spread_over "$c0" "$c1" 30)"
 ndp_lib_check "leaf-spine: destroy" fabric_destroy
 ndp_lib_check "leaf-spine: no namespace or veth left" no_leftovers
 
