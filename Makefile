@@ -11,6 +11,7 @@
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
 #   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
+#   make bench           NDP vs TCP benchmarks (BENCH_SET=full|short|fabric)
 #
 
 KVER_612	:= $(lastword $(sort $(notdir $(wildcard /lib/modules/6.12*-cloud-amd64))))
@@ -78,9 +79,10 @@ fuzz:
 		NDP_FUZZ_SEED=$(FUZZ_SEED) NDP_FUZZ_RATE=$(FUZZ_RATE) ./fuzz.sh'
 
 # NDP against TCP, every scenario (Documentation/networking/ndp-bench.rst);
-# results, table and plots in results/.
+# results, table and plots in results/.  BENCH_SET=fabric: the fat-tree.
+BENCH_SET	?= full
 bench:
-	tools/bench/ndp-bench --set full --kernel $(KERNEL)
+	tools/bench/ndp-bench --set $(BENCH_SET) --kernel $(KERNEL)
 
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,15p' Makefile
