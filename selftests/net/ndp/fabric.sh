@@ -7,8 +7,8 @@
 # with an oversubscription of 2, built and destroyed:
 #
 #   build          the fat-tree builds (its time is printed); 36 namespaces;
-#   reachability   every host pings three others over IPv4 and three over
-#                  IPv6 (same edge, same pod, other pods);
+#   reachability   every host pings two others over IPv4 (same edge,
+#                  another pod) and two over IPv6 (same pod, another pod);
 #   transfers      an NDP and a TCP transfer across pods arrive intact
 #                  (ndp_xfer: every byte checked, SHA-256 at both ends),
 #                  IPv4 and IPv6;
@@ -151,10 +151,12 @@ build "fat-tree k=4 builds"
 ndp_lib_expect_eq "fat-tree: 36 namespaces" 36 "$(fabric_ns_list | wc -l)"
 fabric_hosts_sysctl net.ndp.link_rate_mbps="${rate%.*}"
 
-# same edge (+1), same pod (+2), other pods (+5, +10; +7 +13 +4 over v6)
+# v4: same edge (+1), another pod (+5); v6: same pod (+2), another pod
+# (+10).  (Each ping is a process: 48 per family took 46 s under TCG on
+# a busy host.)
 t0=$(date +%s%N)
-ndp_lib_check "fat-tree: 48 host pairs reach each other over IPv4" ping_sample 1 2 5
-ndp_lib_check "fat-tree: 48 host pairs reach each other over IPv6" ping_sample / 10 7 13
+ndp_lib_check "fat-tree: 32 host pairs reach each other over IPv4" ping_sample 1 5
+ndp_lib_check "fat-tree: 32 host pairs reach each other over IPv6" ping_sample / 2 10
 ndp_lib_info "pings took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
 ndp_lib_check "fat-tree: NDP across pods, IPv4, intact" \
