@@ -11,6 +11,7 @@
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
 #   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
+#   make bench           NDP vs TCP benchmarks (BENCH_SET=full|short|fabric)
 #   make netlink-gen     regenerate net/ndp/netlink_gen.[ch] (kernel's YNL)
 #   make install         modules, UAPI headers, tools, tc plugin, man pages
 #                        (DESTDIR, PREFIX, KDIR; see ndp.rst "Installing")
@@ -104,9 +105,10 @@ fuzz:
 		NDP_FUZZ_SEED=$(FUZZ_SEED) NDP_FUZZ_RATE=$(FUZZ_RATE) ./fuzz.sh'
 
 # NDP against TCP, every scenario (Documentation/networking/ndp-bench.rst);
-# results, table and plots in results/.
+# results, table and plots in results/.  BENCH_SET=fabric: the fat-tree.
+BENCH_SET	?= full
 bench:
-	tools/bench/ndp-bench --set full --kernel $(KERNEL)
+	tools/bench/ndp-bench --set $(BENCH_SET) --kernel $(KERNEL)
 
 # Installation (GNU conventions: DESTDIR for staging, PREFIX for the
 # user-space part).  The modules go where modprobe looks first,
@@ -198,4 +200,4 @@ uninstall-tools:
 	done
 
 help:
-	@sed -n '3,19p' Makefile
+	@sed -n '3,20p' Makefile
