@@ -97,6 +97,10 @@ enum ndp_mib_field {
 	 * RTOs in a row
 	 */
 	NDP_MIB_ORPHANTIMEOUTS,
+	/* RouteLookups: routes looked up for a connection's packets (the
+	 * rest use the route cached in the socket)
+	 */
+	NDP_MIB_ROUTELOOKUPS,
 	NDP_MIB_MAX
 };
 

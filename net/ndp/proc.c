@@ -66,6 +66,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_TWEVICTED]	= "TwEvicted",
 	[NDP_MIB_ORPHANOVERFLOWS] = "OrphanOverflows",
 	[NDP_MIB_ORPHANTIMEOUTS] = "OrphanTimeouts",
+	[NDP_MIB_ROUTELOOKUPS] = "RouteLookups",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

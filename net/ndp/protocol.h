@@ -27,6 +27,9 @@
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
  *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
  *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
+ *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
+ *                        (output.c), innermost; taken without
+ *                        ndp_sock.lock when packets are handed to IP.
  *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
  *   atomics, so the data path never takes ndp_net.paths_lock.
  */
@@ -56,6 +59,7 @@ extern unsigned int ndp_ipproto;
 #define NDP_PULL_GAP_MAX	HZ	/* longest pull gap sampled, jiffies */
 #define NDP_PULL_GAPS_WAIT	4	/* pull gaps of silence: a pull is lost */
 #define NDP_PATHS_PER_DST	32	/* paths one connection rotates over */
+#define NDP_DST_SLOTS		8	/* routes cached per connection for paths */
 /* Room in front of a packet for link, IP and NDP headers. */
 #define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
 
@@ -77,6 +81,8 @@ extern unsigned int ndp_ipproto;
  *	accepted within this time is reset (0: never).
  * @amp_factor: a passive connection sends at most this many times the
  *	bytes it received until the peer proves its address (0: no bound).
+ * @ctrl_dscp: DSCP of control packets (ACK, NACK, PULL, RST and headers
+ *	sent without payload); 0: the socket's own TOS / traffic class.
  * @max_orphans: closed connections still delivering data, at most.
  * @orphan_retries: RTO expiries without an acknowledgment before an
  *	orphan is reset.
@@ -126,6 +132,7 @@ struct ndp_net {
 	u32			max_embryonic;
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;
+	u32			ctrl_dscp;
 	u32			max_orphans;
 	u32			orphan_retries;
 	atomic_t		orphans;
@@ -246,6 +253,24 @@ struct ndp_skb_cb {
 #define NDP_SKB_CB(skb)	((struct ndp_skb_cb *)&((skb)->cb[0]))
 
 /**
+ * struct ndp_dst_slot - the route of one steered path of a connection
+ * @dst: cached route (holds a reference), or NULL.
+ * @laddr: @raddr: @mark: @oif: what it was looked up with; a path
+ *	re-created with other addresses or a new mark misses.
+ * @cookie: IPv6 route cookie for dst->ops->check().
+ * @id: path id.
+ */
+struct ndp_dst_slot {
+	struct dst_entry	*dst;
+	struct in6_addr		laddr;
+	struct in6_addr		raddr;
+	u32			mark;
+	int			oif;
+	u32			cookie;
+	u8			id;
+};
+
+/**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
  * @lock: protects protocol state, see the locking rules at the top.
@@ -275,6 +300,10 @@ struct ndp_skb_cb {
  * @flow: addresses, ports and nonce of the connection (set once connected;
  *	immutable afterwards, so readable without @lock).
  * @mss: payload bytes per packet.
+ * @dst_cookie: IPv6 route cookie of the plain route in sk_dst_cache.
+ * @dst_lock: protects @dst_slots.
+ * @dst_slots: routes of steered paths (multipath), by id modulo
+ *	NDP_DST_SLOTS; released when the socket is destroyed.
  * @accept_q: listener: children not yet accepted, oldest first (its
  *	length is sk_ack_backlog).  Child: entry.
  * @parent: child: the listener while queued for accept.
@@ -357,6 +386,9 @@ struct ndp_sock {
 	u32			nonce;
 	struct ndp_flow		flow;
 	u32			mss;
+	u32			dst_cookie;
+	spinlock_t		dst_lock;	/* dst_slots */
+	struct ndp_dst_slot	dst_slots[NDP_DST_SLOTS];
 
 	struct list_head	accept_q;
 	struct sock		*parent;
@@ -558,6 +590,7 @@ void ndp_clean_acked(struct sock *sk);
 void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 		    struct sk_buff_head *xmitq);
 void ndp_purge_sndq(struct sock *sk);
+void ndp_dst_release_all(struct sock *sk);
 
 /* path.c */
 

@@ -86,6 +86,7 @@ void ndp_sock_init_state(struct sock *sk)
 	memset((char *)nsk + sizeof(struct inet_sock), 0,
 	       sizeof(struct ndp_sock) - sizeof(struct inet_sock));
 	spin_lock_init(&nsk->lock);
+	spin_lock_init(&nsk->dst_lock);
 	INIT_HLIST_NODE(&nsk->bind_node);
 	INIT_LIST_HEAD(&nsk->conn_list_node);
 	INIT_LIST_HEAD(&nsk->accept_q);
@@ -283,9 +284,20 @@ static void ndp_write_space(struct sock *sk)
 	rcu_read_unlock();
 }
 
+/* The routes cached for steered paths go with the socket (output.c). */
+static void ndp_sk_destruct(struct sock *sk)
+{
+	ndp_dst_release_all(sk);
+	if (sk->sk_family == AF_INET6)
+		inet6_sock_destruct(sk);
+	else
+		inet_sock_destruct(sk);
+}
+
 static int ndp_init_sock(struct sock *sk)
 {
 	ndp_sock_init_state(sk);
+	sk->sk_destruct = ndp_sk_destruct;
 	sk->sk_write_space = ndp_write_space;
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 	/* Lookups run under RCU (hash.c): free after a grace period. */
