@@ -258,6 +258,58 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 	ndp_resend_now(sk, skb, xmitq);
 }
 
+/*
+ * ICMP (plumbing.c) about DATA @psn of ours: the packet was dropped on
+ * the way.  Called under ndp_sock.lock once the caller matched ports and
+ * nonce; the psn must name a packet sent and not yet acknowledged, as TCP
+ * wants the quoted sequence number inside its window, so that an off-path
+ * host cannot shrink the MTU of a connection or fail it.
+ *
+ * @mtu (0: none): a smaller path MTU.  New packets are cut to fit it;
+ * packets already queued keep their psn and size, and those larger than
+ * the path leave as IP fragments (output.c).  The dropped packet is
+ * resent at once, as a return to sender: the peer never saw it and owes
+ * no pull for it.
+ * @err (0: none): an unreachable error, kept as the soft error
+ * (sk_err_soft) that ETIMEDOUT reports instead, as in TCP; with IP_RECVERR
+ * or IPV6_RECVERR it is also reported at once (sk_err), as TCP does.
+ *
+ * Return: whether @psn was in flight (else the ICMP is ignored).
+ */
+bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
+		  struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct net *net = sock_net(sk);
+	struct sk_buff *skb;
+	u32 mss;
+
+	lockdep_assert_held(&nsk->lock);
+	skb = ndp_sndq_find(nsk, psn);
+	if (nsk->dead || !skb || !NDP_SKB_CB(skb)->sent ||
+	    NDP_SKB_CB(skb)->acked)
+		return false;
+	if (err) {
+		WRITE_ONCE(sk->sk_err_soft, err);
+		NDP_INC_STATS(net, NDP_MIB_ICMPSOFTERRS);
+		if (ndp_recverr(sk)) {
+			WRITE_ONCE(sk->sk_err, err);
+			sk_error_report(sk);
+		}
+		return true;
+	}
+	mss = ndp_mss_for(sk, mtu);
+	if (mss < nsk->mss) {
+		WRITE_ONCE(nsk->mss, mss);
+		NDP_INC_STATS(net, NDP_MIB_PMTUEVENTS);
+	}
+	if (ndp_rcv_nack(sk, psn, U8_MAX, false)) {
+		NDP_INC_STATS(net, NDP_MIB_PMTURESENT);
+		ndp_resend_now(sk, skb, xmitq);
+	}
+	return true;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Receiver side: DATA.                                                   */
 

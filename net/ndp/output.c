@@ -288,8 +288,17 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 		iph->ihl = 5;
 		iph->tos = ndp_pkt_tos(net, tos, ctrl);
 		iph->tot_len = htons(skb->len);
-		/* Always DF: a smaller path MTU is learnt from ICMP. */
-		iph->frag_off = htons(IP_DF);
+		/*
+		 * DF: a smaller path MTU is learnt from ICMP.  A packet cut
+		 * before the path MTU shrank keeps its psn and size: IP
+		 * fragments it (see ndp_rcv_icmp()).
+		 */
+		if (skb->len > dst_mtu(dst)) {
+			iph->frag_off = 0;
+			NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
+		} else {
+			iph->frag_off = htons(IP_DF);
+		}
 		iph->ttl = ttl < 0 ? ip4_dst_hoplimit(dst) : ttl;
 		iph->protocol = ndp_ipproto;
 		iph->saddr = saddr;
@@ -299,6 +308,11 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 		return ip_local_out(net, sk, skb);
 	}
 	ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
+	/* Queued before the path MTU shrank: IPv6 fragments it, as IPv4. */
+	if (skb->len + sizeof(struct ipv6hdr) > dst_mtu(dst)) {
+		skb->ignore_df = 1;
+		NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
+	}
 	if (sk) {
 		struct flowi6 fl6;
 
@@ -664,7 +678,7 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	while (nsk->credit) {
-		int amp = ndp_amp_check(sk, nsk->mss);
+		int amp = ndp_amp_check(sk, READ_ONCE(nsk->mss));
 
 		if (amp < 0)
 			break;

@@ -67,6 +67,11 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_ORPHANOVERFLOWS] = "OrphanOverflows",
 	[NDP_MIB_ORPHANTIMEOUTS] = "OrphanTimeouts",
 	[NDP_MIB_ROUTELOOKUPS] = "RouteLookups",
+	[NDP_MIB_PMTUEVENTS] = "PmtuEvents",
+	[NDP_MIB_PMTURESENT] = "PmtuResent",
+	[NDP_MIB_OUTFRAGMENTED] = "OutFragmented",
+	[NDP_MIB_ICMPSOFTERRS] = "IcmpSoftErrors",
+	[NDP_MIB_ICMPIGNORED] = "IcmpIgnored",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

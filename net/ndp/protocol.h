@@ -572,6 +572,8 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq);
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
+bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
+		  struct sk_buff_head *xmitq);
 
 /* output.c */
 u32 ndp_mss_for(struct sock *sk, u32 mtu);

@@ -764,7 +764,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			break;
 		if (!sk_stream_memory_free(sk))
 			goto wait_memory;
-		size = min_t(size_t, len - copied, nsk->mss);
+		size = min_t(size_t, len - copied, READ_ONCE(nsk->mss));
 		/* Order-0 pages: truesize close to the payload size. */
 		skb = alloc_skb_with_frags(NDP_HEADROOM, size, 0, &err,
 					   sk->sk_allocation);
