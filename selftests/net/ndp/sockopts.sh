@@ -125,7 +125,7 @@ count()
 }
 
 # DATA with payload (not a header sent alone): type 1, no TRIMMED flag.
-IS_DATA='$4 == 1 && and($5, 4) == 0'
+IS_DATA='$4 == 1 && int($5 / 4) % 2 == 0'
 IS_CTRL='($4 == 2 || $4 == 4)'
 
 # tos_ttl FAMILY DST NAME: TOS and TTL of DATA and control packets.
@@ -180,17 +180,19 @@ via_eth1()
 
 route_change()
 {
-	local f=$TMP/rc.cap d=$TMP/rc.pause n1 spid
+	local f=$TMP/rc.cap d=$TMP/rc.pause n1 xpid
 
 	mkdir -p "$d"
+	port=$((port + 10))	# the subshell's xfer cannot move it for us
 	cap_start "$ns_a" "$f" || return 1
 	(
 		xfer 4 10.9.9.2 rc src=10.9.9.1 pause="$d"
 		echo $? >"$d/rc"
 	) &
+	xpid=$!
 	if ! xfer_wait "$d/half"; then
 		ndp_lib_fail "route change transfer" "never reached half way"
-		wait
+		wait "$xpid"
 		cap_stop "$f"
 		return 0
 	fi
@@ -200,7 +202,7 @@ route_change()
 	ip -n "$ns_a" link set eth0 down
 	echo "--- change" >>"$f"
 	touch "$d/go"
-	wait
+	wait "$xpid"
 	cap_stop "$f"
 	ndp_lib_check "route change transfer intact" test "$(cat "$d/rc")" = 0
 	n1=$(awk '/^--- change/ { on = 1 } on && $1 == "out" && $2 == "eth1" && $4 == 1 { n++ } END { print n + 0 }' "$f")
@@ -214,23 +216,25 @@ route_change()
 
 dev_flap()
 {
-	local fa=$1 dst=$2 name=$3 d=$TMP/$3.pause
+	local fa=$1 dst=$2 name=$3 d=$TMP/$3.pause xpid
 
 	mkdir -p "$d"
+	port=$((port + 10))
 	(
 		xfer "$fa" "$dst" "$name" pause="$d"
 		echo $? >"$d/rc"
 	) &
+	xpid=$!
 	if ! xfer_wait "$d/half"; then
 		ndp_lib_fail "$name transfer intact" "never reached half way"
-		wait
+		wait "$xpid"
 		return 0
 	fi
 	touch "$d/go"
 	ip -n "$ns_a" link set eth0 down
 	sleep 1
 	ip -n "$ns_a" link set eth0 up
-	wait
+	wait "$xpid"
 	ndp_lib_check "$name transfer intact" test "$(cat "$d/rc")" = 0
 }
 
