@@ -49,15 +49,9 @@
 
 static struct sk_buff *ndp_sndq_find(struct ndp_sock *nsk, u32 psn)
 {
-	struct sk_buff *skb;
-
 	if (ndp_before(psn, nsk->snd_una) || !ndp_before(psn, nsk->snd_nxt))
 		return NULL;
-	skb_queue_walk(&nsk->sndq, skb) {
-		if (NDP_SKB_CB(skb)->psn == psn)
-			return skb;
-	}
-	return NULL;
+	return ndp_rb_find(&nsk->sndq, psn);
 }
 
 /*
@@ -106,7 +100,8 @@ static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
 		ndp_mark_acked(sk, skb, path);
 	/* Cumulative: everything before the peer's rcv_nxt arrived. */
 	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd_nxt)) {
-		skb_queue_walk(&nsk->sndq, skb) {
+		for (skb = skb_rb_first(&nsk->sndq); skb;
+		     skb = skb_rb_next(skb)) {
 			if (!ndp_before(NDP_SKB_CB(skb)->psn, cum))
 				break;
 			ndp_mark_acked(sk, skb, U8_MAX);
@@ -118,7 +113,7 @@ static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
 	nsk->ever_acked = true;
 	nsk->orphan_rtos = 0;
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
-	if (skb_queue_empty(&nsk->sndq)) {
+	if (RB_EMPTY_ROOT(&nsk->sndq)) {
 		/* All acknowledged: forget pulls the peer may have trimmed. */
 		nsk->pulls_owed = 0;
 		ndp_rto_stop(sk);
@@ -217,7 +212,7 @@ static bool ndp_expects_pull(struct ndp_sock *nsk)
 
 	if (nsk->pulls_owed)
 		return true;
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
 		if (skb == nsk->send_head)
@@ -334,37 +329,44 @@ static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
 	__skb_queue_tail(xmitq, skb);
 }
 
-/* Insert into the out-of-order queue; false if @psn is already there. */
+/*
+ * Insert into the out-of-order queue; false if @psn is already there.
+ * Behind a hole packets mostly come in order: one after the highest
+ * queued is linked to its right without a search.
+ */
 static bool ndp_ooo_insert(struct ndp_sock *nsk, struct sk_buff *skb)
 {
+	struct sk_buff *last = nsk->ooo_last;
 	u32 psn = NDP_SKB_CB(skb)->psn;
-	struct sk_buff *pos;
 
-	skb_queue_reverse_walk(&nsk->ooo, pos) {
-		u32 p = NDP_SKB_CB(pos)->psn;
-
-		if (p == psn)
-			return false;
-		if (ndp_before(p, psn)) {
-			__skb_queue_after(&nsk->ooo, pos, skb);
-			return true;
-		}
+	if (last && ndp_after(psn, NDP_SKB_CB(last)->psn)) {
+		rb_link_node(&skb->rbnode, &last->rbnode,
+			     &last->rbnode.rb_right);
+		rb_insert_color(&skb->rbnode, &nsk->ooo);
+	} else if (!ndp_rb_insert(&nsk->ooo, skb)) {
+		return false;
 	}
-	__skb_queue_head(&nsk->ooo, skb);
+	if (!last || ndp_after(psn, NDP_SKB_CB(last)->psn))
+		nsk->ooo_last = skb;
+	nsk->ooo_len++;
 	return true;
+}
+
+void ndp_purge_ooo(struct ndp_sock *nsk)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_rb_first(&nsk->ooo))) {
+		rb_erase(&skb->rbnode, &nsk->ooo);
+		kfree_skb(skb);
+	}
+	nsk->ooo_last = NULL;
+	nsk->ooo_len = 0;
 }
 
 static bool ndp_ooo_has(struct ndp_sock *nsk, u32 psn)
 {
-	struct sk_buff *pos;
-
-	skb_queue_walk(&nsk->ooo, pos) {
-		if (NDP_SKB_CB(pos)->psn == psn)
-			return true;
-		if (ndp_after(NDP_SKB_CB(pos)->psn, psn))
-			break;
-	}
-	return false;
+	return ndp_rb_find(&nsk->ooo, psn);
 }
 
 /* Deliver one in-order packet; FIN ends the stream. */
@@ -389,9 +391,12 @@ static void ndp_deliver_ooo(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = skb_peek(&nsk->ooo)) &&
+	while ((skb = skb_rb_first(&nsk->ooo)) &&
 	       !ndp_after(NDP_SKB_CB(skb)->psn, nsk->rcv_nxt)) {
-		__skb_unlink(skb, &nsk->ooo);
+		rb_erase(&skb->rbnode, &nsk->ooo);
+		nsk->ooo_len--;
+		if (skb == nsk->ooo_last)
+			nsk->ooo_last = NULL;	/* the tree is empty */
 		if (NDP_SKB_CB(skb)->psn == nsk->rcv_nxt)
 			ndp_deliver(sk, skb);
 		else
@@ -421,13 +426,13 @@ static bool ndp_rmem_schedule(struct sock *sk, struct sk_buff *skb,
 	 * such charges): the memory only its delivery frees (send queues
 	 * count towards the same limit) could otherwise stall it for good.
 	 */
-	return in_order && !skb_queue_empty(&ndp_sk(sk)->ooo);
+	return in_order && !RB_EMPTY_ROOT(&ndp_sk(sk)->ooo);
 }
 
 /* Packets below rcv_high not received yet: they still need pulls. */
 static u32 ndp_missing(struct ndp_sock *nsk)
 {
-	return nsk->rcv_high - nsk->rcv_nxt - skb_queue_len(&nsk->ooo);
+	return nsk->rcv_high - nsk->rcv_nxt - nsk->ooo_len;
 }
 
 static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,

@@ -4,7 +4,9 @@
  *
  * Send queue: sendmsg() cuts the byte stream into packets of at most mss
  * payload bytes (path MTU - IP header - NDP header; NDP does not rely on
- * GSO) and appends them to ndp_sock.sndq with consecutive psns.  The
+ * GSO) and appends them to ndp_sock.sndq with consecutive psns; the queue
+ * is an rbtree keyed by psn, so that ACK, NACK and RTS find their packet
+ * without walking the window.  The
  * payload lives in page fragments; each transmission sends a private copy
  * of the (empty) linear part with the headers pushed into it, sharing the
  * fragments, so the original stays queued until it is acknowledged.
@@ -583,6 +585,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	}
 	if (!nskb)
 		return;		/* as if lost: the RTO resends it */
+	/* The copy took the queued packet's rbnode as its device. */
+	nskb->dev = NULL;
 	memset(nskb->cb, 0, sizeof(nskb->cb));
 	nh = skb_push(nskb, NDP_HDR_LEN);
 	skb_reset_transport_header(nskb);
@@ -614,10 +618,7 @@ static void ndp_send_new(struct sock *sk, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb = nsk->send_head;
 
-	if (skb_queue_is_last(&nsk->sndq, skb))
-		nsk->send_head = NULL;
-	else
-		nsk->send_head = skb_queue_next(&nsk->sndq, skb);
+	nsk->send_head = skb_rb_next(skb);
 	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk), xmitq);
 }
 
@@ -627,7 +628,7 @@ static bool ndp_send_one_rtx(struct sock *sk, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
 		if (skb == nsk->send_head)
@@ -704,7 +705,7 @@ bool ndp_oldest_unreported(struct ndp_sock *nsk, unsigned long *sent_at)
 	struct sk_buff *skb;
 	bool any = false;
 
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
 		if (skb == nsk->send_head)
@@ -729,7 +730,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 	struct sk_buff *skb;
 	int n = 0;
 
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 		u16 flags = NDP_F_RTX | NDP_F_UNSCHED;
 		int amp;
@@ -745,8 +746,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 		flags |= amp;
 		/* No news of it: a loss on the path it took. */
 		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
-		if (skb_queue_is_last(&nsk->sndq, skb) ||
-		    skb_queue_next(&nsk->sndq, skb) == nsk->send_head)
+		if (skb_rb_next(skb) == nsk->send_head)
 			flags |= ndp_last_flag(nsk);
 		ndp_send_data(sk, skb, flags, xmitq);
 		n++;
@@ -781,8 +781,9 @@ void ndp_clean_acked(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = skb_peek(&nsk->sndq)) && NDP_SKB_CB(skb)->acked) {
-		__skb_unlink(skb, &nsk->sndq);
+	while ((skb = skb_rb_first(&nsk->sndq)) && NDP_SKB_CB(skb)->acked) {
+		rb_erase(&skb->rbnode, &nsk->sndq);
+		WRITE_ONCE(nsk->sndq_len, nsk->sndq_len - 1);
 		if (NDP_SKB_CB(skb)->flags & NDP_F_FIN)
 			nsk->fin_acked = true;
 		sk_wmem_queued_add(sk, -skb->truesize);
@@ -797,12 +798,54 @@ void ndp_purge_sndq(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = __skb_dequeue(&nsk->sndq))) {
+	while ((skb = skb_rb_first(&nsk->sndq))) {
+		rb_erase(&skb->rbnode, &nsk->sndq);
 		sk_wmem_queued_add(sk, -skb->truesize);
 		sk_mem_uncharge(sk, skb->truesize);
 		kfree_skb(skb);
 	}
+	WRITE_ONCE(nsk->sndq_len, 0);
 	nsk->send_head = NULL;
 	nsk->rtx_pending = 0;
 	nsk->credit = 0;
+}
+
+bool ndp_rb_insert(struct rb_root *root, struct sk_buff *skb)
+{
+	struct rb_node **p = &root->rb_node, *parent = NULL;
+	u32 psn = NDP_SKB_CB(skb)->psn;
+
+	while (*p) {
+		u32 q;
+
+		parent = *p;
+		q = NDP_SKB_CB(rb_to_skb(parent))->psn;
+		if (ndp_before(psn, q))
+			p = &parent->rb_left;
+		else if (ndp_after(psn, q))
+			p = &parent->rb_right;
+		else
+			return false;
+	}
+	rb_link_node(&skb->rbnode, parent, p);
+	rb_insert_color(&skb->rbnode, root);
+	return true;
+}
+
+struct sk_buff *ndp_rb_find(const struct rb_root *root, u32 psn)
+{
+	struct rb_node *n = root->rb_node;
+
+	while (n) {
+		struct sk_buff *skb = rb_to_skb(n);
+		u32 q = NDP_SKB_CB(skb)->psn;
+
+		if (ndp_before(psn, q))
+			n = n->rb_left;
+		else if (ndp_after(psn, q))
+			n = n->rb_right;
+		else
+			return skb;
+	}
+	return NULL;
 }

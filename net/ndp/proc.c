@@ -99,8 +99,8 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 	struct sk_buff *h, *o;
 
 	spin_lock_bh(&nsk->lock);
-	h = skb_peek(&nsk->sndq);
-	o = skb_peek(&nsk->ooo);
+	h = skb_rb_first(&nsk->sndq);
+	o = skb_rb_first(&nsk->ooo);
 	seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
 		   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
 		   secrets ? nsk->nonce : 0, sk->sk_state,
@@ -110,7 +110,7 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 		   nsk->rtx_pending, nsk->credit, nsk->idle,
 		   h ? NDP_SKB_CB(h)->acked : -1,
 		   nsk->rcv_nxt, nsk->rcv_high - nsk->rcv_nxt,
-		   skb_queue_len(&nsk->ooo),
+		   nsk->ooo_len,
 		   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv_nxt) : -1,
 		   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
 		   sk->sk_wmem_queued, nsk->pull_pending,

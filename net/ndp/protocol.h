@@ -307,7 +307,10 @@ struct ndp_dst_slot {
  * @accept_q: listener: children not yet accepted, oldest first (its
  *	length is sk_ack_backlog).  Child: entry.
  * @parent: child: the listener while queued for accept.
- * @sndq: packets from @snd_una on, in psn order: sent and unsent.
+ * @sndq: packets from @snd_una on, sent and unsent: an rbtree keyed by
+ *	psn (as TCP's retransmission queue), so reports find their packet in
+ *	O(log n); walked in psn order with skb_rb_first() / skb_rb_next().
+ * @sndq_len: packets in @sndq.
  * @send_head: first never-sent packet in @sndq, or NULL.
  * @isn: our first psn.
  * @syn_window: packets from @isn on that carry SYN (active side: the
@@ -348,7 +351,10 @@ struct ndp_dst_slot {
  * @rcv_nxt: next in-order psn expected.
  * @rcv_high: one past the highest psn seen (data or header).
  * @rcv_isn_known: the peer's first psn is known (set at creation).
- * @ooo: out-of-order packets, sorted by psn.
+ * @ooo: out-of-order packets, an rbtree keyed by psn.
+ * @ooo_last: the highest psn in @ooo (appending after it, the common
+ *	case behind one hole, needs no search), or NULL when empty.
+ * @ooo_len: packets in @ooo.
  * @fin_rcvd: the peer's FIN was delivered in order.
  * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
  * @ever_heard: the peer sent us something other than an RST (idem).
@@ -393,7 +399,8 @@ struct ndp_sock {
 	struct list_head	accept_q;
 	struct sock		*parent;
 
-	struct sk_buff_head	sndq;
+	struct rb_root		sndq;
+	u32			sndq_len;
 	struct sk_buff		*send_head;
 	u32			isn;
 	u32			syn_window;
@@ -426,7 +433,9 @@ struct ndp_sock {
 	u32			rcv_nxt;
 	u32			rcv_high;
 	bool			rcv_isn_known;
-	struct sk_buff_head	ooo;
+	struct rb_root		ooo;
+	struct sk_buff		*ooo_last;
+	u32			ooo_len;
 	bool			fin_rcvd;
 	bool			ever_acked;
 	bool			ever_heard;
@@ -464,6 +473,14 @@ static inline bool ndp_after(u32 a, u32 b)
 {
 	return ndp_before(b, a);
 }
+
+/*
+ * Send and out-of-order queues: rbtrees of packets keyed by psn; every
+ * psn in one tree lies within 2^31 of the others, so serial number order
+ * is a total order on them.
+ */
+bool ndp_rb_insert(struct rb_root *root, struct sk_buff *skb);
+struct sk_buff *ndp_rb_find(const struct rb_root *root, u32 psn);
 
 /* ctrl.c */
 int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn);
@@ -574,6 +591,7 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq);
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
 bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 		  struct sk_buff_head *xmitq);
+void ndp_purge_ooo(struct ndp_sock *nsk);
 
 /* output.c */
 u32 ndp_mss_for(struct sock *sk, u32 mtu);

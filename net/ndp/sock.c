@@ -90,8 +90,8 @@ void ndp_sock_init_state(struct sock *sk)
 	INIT_HLIST_NODE(&nsk->bind_node);
 	INIT_LIST_HEAD(&nsk->conn_list_node);
 	INIT_LIST_HEAD(&nsk->accept_q);
-	skb_queue_head_init(&nsk->sndq);
-	skb_queue_head_init(&nsk->ooo);
+	nsk->sndq = RB_ROOT;
+	nsk->ooo = RB_ROOT;
 	INIT_LIST_HEAD(&nsk->pq_node);
 	nsk->isn = get_random_u32();
 	nsk->snd_una = nsk->isn;
@@ -117,7 +117,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	ndp_rto_stop(sk);
 	ndp_purge_sndq(sk);
-	__skb_queue_purge(&nsk->ooo);
+	ndp_purge_ooo(nsk);
 	ndp_pull_detach(sk);
 	ndp_tw_add(sk);
 	ndp_conn_unhash(sk);
@@ -191,7 +191,8 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 	if (cb->psn - nsk->isn < nsk->syn_window)
 		cb->flags |= NDP_F_SYN;
 	nsk->snd_bytes += skb->len;
-	__skb_queue_tail(&nsk->sndq, skb);
+	ndp_rb_insert(&nsk->sndq, skb);	/* the highest psn: never present */
+	WRITE_ONCE(nsk->sndq_len, nsk->sndq_len + 1);
 	if (!nsk->send_head)
 		nsk->send_head = skb;
 	sk_wmem_queued_add(sk, skb->truesize);

@@ -114,7 +114,7 @@ static void ndp_rto_fire(struct timer_list *t)
 			ndp_embryonic_expire(sk, &expired);
 		goto out;
 	}
-	if (nsk->dead || skb_queue_empty(&nsk->sndq))
+	if (nsk->dead || RB_EMPTY_ROOT(&nsk->sndq))
 		goto out;
 	if (timer_pending(&nsk->rto_timer))
 		goto out;	/* re-armed meanwhile */
