@@ -20,6 +20,9 @@
         (SO_BINDTODEVICE), pause=DIR (after half of the data: touch
         DIR/half, wait for DIR/go)
 
+    ndp_dp.py unreach FAMILY HOST PORT ERRNO
+        connect, send 20 KB, read: the error must be ERRNO (a name, such
+        as EHOSTUNREACH); prints "ok ERRNO"
     ndp_dp.py spoof SRC DST SPORT DPORT NONCE MTU
         send an ICMP "fragmentation needed" (MTU) to SRC, quoting an NDP
         DATA packet from SRC:SPORT to DST:DPORT with NONCE and psn 0, as
@@ -28,6 +31,7 @@
 FAMILY is 4 or 6.  Exit status 0 on success, 1 on failure.
 """
 
+import errno
 import hashlib
 import os
 import random
@@ -154,6 +158,22 @@ def client(fa, host, port, size, opts):
     print(f"ok {n} {h.hexdigest()}", flush=True)
 
 
+def unreach(fa, host, port, want):
+    s = socket.socket(fam(fa), socket.SOCK_STREAM, NDP_PROTO)
+    s.settimeout(300)
+    try:
+        s.connect((host, port))
+        s.sendall(bytes(20000))
+        s.recv(1)
+    except OSError as e:
+        name = errno.errorcode.get(e.errno, str(e.errno))
+        if name == want:
+            print(f"ok {name}", flush=True)
+            return
+        raise OSError(e.errno, f"got {name} ({e}), want {want}") from e
+    raise OSError(0, f"no error, want {want}")
+
+
 def csum(b):
     if len(b) % 2:
         b += b"\0"
@@ -181,6 +201,8 @@ def main():
     try:
         if a[0] == "cap":
             cap(a[1] if len(a) > 1 else None)
+        elif a[0] == "unreach":
+            unreach(a[1], a[2], int(a[3]), a[4])
         elif a[0] == "spoof":
             spoof(a[1], a[2], int(a[3]), int(a[4]), int(a[5], 0), int(a[6]))
         elif a[0] == "server":

@@ -13,7 +13,10 @@
 #                       the ports of a live connection with a wrong nonce
 #                       changes nothing: IcmpIgnored moves, PmtuEvents does
 #                       not, the route keeps its MTU, the transfer
-#                       completes intact.
+#                       completes intact;
+#   host unreachable    a connection to an address the router cannot
+#                       resolve fails with EHOSTUNREACH (the ICMP's soft
+#                       error), not ETIMEDOUT; IcmpSoftErrors moved.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -88,9 +91,27 @@ spoofed()
 		test "$cs $ss $cn $cd" = "ok ok $sn $sd"
 }
 
-ndp_lib_plan 11
+# An unreachable host behind the router: its ICMP host unreachable (after
+# the router's ARP gives up) is the connection's soft error, which the
+# timeout reports instead of ETIMEDOUT, as TCP.
+unreachable()
+{
+	local before after
+
+	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	ip netns exec "$ns_h1" sysctl -qw net.ndp.rto_max_us=500000 || return 1
+	before=$(xfer_stats "$ns_h1")
+	ndp_lib_check "host unreachable: EHOSTUNREACH, not ETIMEDOUT" \
+		ip netns exec "$ns_h1" $DP unreach 4 10.0.100.99 "$(xfer_next_port)" EHOSTUNREACH
+	after=$(xfer_stats "$ns_h1")
+	xfer_expect_moved "host unreachable: IcmpSoftErrors moved" "$before" \
+		"$after" "$ns_h1" IcmpSoftErrors
+}
+
+ndp_lib_plan 13
 pmtu 4 9000 1500 10.0.100.1 || ndp_lib_fail "v4 topology"
 pmtu 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 topology"
 spoofed || ndp_lib_fail "spoof topology"
+unreachable || ndp_lib_fail "unreachable topology"
 ndp_lib_check "no kernel splat" ndp_lib_dmesg_clean
 ndp_lib_done
