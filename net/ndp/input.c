@@ -112,6 +112,9 @@ static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
 		return false;
 	nsk->ever_acked = true;
 	nsk->orphan_rtos = 0;
+	/* Progress: an earlier ICMP error was transient (as TCP). */
+	if (READ_ONCE(sk->sk_err_soft))
+		WRITE_ONCE(sk->sk_err_soft, 0);
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
 	if (RB_EMPTY_ROOT(&nsk->sndq)) {
 		/* All acknowledged: forget pulls the peer may have trimmed. */
