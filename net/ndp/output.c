@@ -46,6 +46,36 @@
 
 #include "protocol.h"
 
+/*
+ * Fill the page fragments of a new packet from @from and compute its
+ * payload checksum (ndphdr.pcsum) in the same pass, as UDP's
+ * ip_generic_getfrag() does; the fragments are order-0 pages.
+ */
+int ndp_copy_csum_from_iter(struct sk_buff *skb, struct iov_iter *from)
+{
+	__wsum csum = 0;
+	int i, off = 0;
+
+	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
+		skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+		u32 len = skb_frag_size(frag);
+		__wsum part = 0;
+		bool ok;
+		void *va;
+
+		va = kmap_local_page(skb_frag_page(frag));
+		ok = csum_and_copy_from_iter_full(va + skb_frag_off(frag), len,
+						  &part, from);
+		kunmap_local(va);
+		if (!ok)
+			return -EFAULT;
+		csum = csum_block_add(csum, part, off);
+		off += len;
+	}
+	NDP_SKB_CB(skb)->pcsum = csum_fold(csum);
+	return 0;
+}
+
 u32 ndp_mss_for(struct sock *sk, u32 mtu)
 {
 	u32 iph = sk->sk_family == AF_INET ? sizeof(struct iphdr) :

@@ -780,12 +780,11 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		skb->data_len = size;
 		skb->len = size;
 		memset(skb->cb, 0, sizeof(skb->cb));
-		err = skb_copy_datagram_from_iter(skb, 0, &msg->msg_iter, size);
+		err = ndp_copy_csum_from_iter(skb, &msg->msg_iter);
 		if (err) {
 			kfree_skb(skb);
 			goto out_err;
 		}
-		NDP_SKB_CB(skb)->pcsum = csum_fold(skb_checksum(skb, 0, size, 0));
 
 		spin_lock_bh(&nsk->lock);
 		if (nsk->dead) {
