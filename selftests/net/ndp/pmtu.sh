@@ -25,7 +25,11 @@ xfer_setup
 ndp_lib_require_cmd python3
 
 DP="python3 $NDP_LIB_DIR/ndp_dp.py"
-size=${NDP_PMTU_SIZE:-4M}
+# Bytes per transfer (NDP_PMTU_SIZE): 4M, 1M on the debug kernel.
+case "$(uname -r)" in
+*-ndp-debug*) size=${NDP_PMTU_SIZE:-1M} ;;
+*) size=${NDP_PMTU_SIZE:-4M} ;;
+esac
 
 # pmtu FAMILY HOST_MTU NARROW_MTU DST
 pmtu()
@@ -63,7 +67,7 @@ spoofed()
 	ip netns exec "$ns_rx" $DP server 4 "$port" >"$d/s" 2>"$d/se" &
 	spid=$!
 	xfer_wait_file "$d/se" listening 10
-	ip netns exec "$ns_h1" $DP client 4 10.0.100.1 "$port" $((8 * 1024 * 1024)) \
+	ip netns exec "$ns_h1" $DP client 4 10.0.100.1 "$port" "$(xfer_bytes "$size")" \
 		sport="$sport" pause="$d" >"$d/c" 2>&1 &
 	cpid=$!
 	for _ in $(seq 600); do

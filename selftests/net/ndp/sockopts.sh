@@ -34,7 +34,11 @@ DP="python3 $NDP_LIB_DIR/ndp_dp.py"
 TMP=$(mktemp -d /tmp/ndp-sockopts.XXXXXX)
 ndp_lib_at_exit "rm -rf $TMP"
 port=$((20000 + RANDOM % 20000))
-SIZE=$((8 * 1024 * 1024))
+# Bytes per transfer (NDP_SOCKOPTS_SIZE): 8 MB, 2 MB on the debug kernel.
+case "$(uname -r)" in
+*-ndp-debug*) SIZE=${NDP_SOCKOPTS_SIZE:-$((2 * 1024 * 1024))} ;;
+*) SIZE=${NDP_SOCKOPTS_SIZE:-$((8 * 1024 * 1024))} ;;
+esac
 
 topo()
 {
