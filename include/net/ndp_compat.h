@@ -171,4 +171,24 @@ static inline int ndp_genl_register_family(struct genl_family *family,
 }
 #endif
 
+/*
+ * IP_RECVERR / IPV6_RECVERR: bit fields until the flags moved to
+ * inet_sock.inet_flags (IPv4 in 6.6, IPv6 in 6.7).
+ */
+static inline bool ndp_recverr(const struct sock *sk)
+{
+	if (sk->sk_family == AF_INET6) {
+#if KERNEL_VERSION(6, 7, 0) <= LINUX_VERSION_CODE
+		return inet6_test_bit(RECVERR6, sk);
+#else
+		return inet6_sk(sk)->recverr;
+#endif
+	}
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
+	return inet_test_bit(RECVERR, sk);
+#else
+	return inet_sk(sk)->recverr;
+#endif
+}
+
 #endif /* _NET_NDP_COMPAT_H */

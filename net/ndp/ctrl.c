@@ -33,6 +33,7 @@ static unsigned int ndp_emb_tmo_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_amp_max = 1000;
 static unsigned int ndp_orphans_max = 1 << 24;
 static unsigned int ndp_orphan_retries_max = 255;
+static unsigned int ndp_dscp_max = 63;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -86,6 +87,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("sb_nack_abs_pct", sb_nack_abs_pct, &ndp_pct_min, &ndp_pct_max),
 	NDP_SYSCTL("sb_decay_ms", sb_decay_ms, SYSCTL_ZERO, &ndp_sb_decay_max),
 	NDP_SYSCTL("sb_exclude_ms", sb_exclude_ms, SYSCTL_ONE, &ndp_sb_excl_max),
+	NDP_SYSCTL("ctrl_dscp", ctrl_dscp, SYSCTL_ZERO, &ndp_dscp_max),
 	{ }
 };
 

@@ -49,15 +49,9 @@
 
 static struct sk_buff *ndp_sndq_find(struct ndp_sock *nsk, u32 psn)
 {
-	struct sk_buff *skb;
-
 	if (ndp_before(psn, nsk->snd_una) || !ndp_before(psn, nsk->snd_nxt))
 		return NULL;
-	skb_queue_walk(&nsk->sndq, skb) {
-		if (NDP_SKB_CB(skb)->psn == psn)
-			return skb;
-	}
-	return NULL;
+	return ndp_rb_find(&nsk->sndq, psn);
 }
 
 /*
@@ -106,7 +100,8 @@ static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
 		ndp_mark_acked(sk, skb, path);
 	/* Cumulative: everything before the peer's rcv_nxt arrived. */
 	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd_nxt)) {
-		skb_queue_walk(&nsk->sndq, skb) {
+		for (skb = skb_rb_first(&nsk->sndq); skb;
+		     skb = skb_rb_next(skb)) {
 			if (!ndp_before(NDP_SKB_CB(skb)->psn, cum))
 				break;
 			ndp_mark_acked(sk, skb, U8_MAX);
@@ -117,8 +112,11 @@ static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
 		return false;
 	nsk->ever_acked = true;
 	nsk->orphan_rtos = 0;
+	/* Progress: an earlier ICMP error was transient (as TCP). */
+	if (READ_ONCE(sk->sk_err_soft))
+		WRITE_ONCE(sk->sk_err_soft, 0);
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
-	if (skb_queue_empty(&nsk->sndq)) {
+	if (RB_EMPTY_ROOT(&nsk->sndq)) {
 		/* All acknowledged: forget pulls the peer may have trimmed. */
 		nsk->pulls_owed = 0;
 		ndp_rto_stop(sk);
@@ -217,7 +215,7 @@ static bool ndp_expects_pull(struct ndp_sock *nsk)
 
 	if (nsk->pulls_owed)
 		return true;
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
 		if (skb == nsk->send_head)
@@ -258,6 +256,58 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 	ndp_resend_now(sk, skb, xmitq);
 }
 
+/*
+ * ICMP (plumbing.c) about DATA @psn of ours: the packet was dropped on
+ * the way.  Called under ndp_sock.lock once the caller matched ports and
+ * nonce; the psn must name a packet sent and not yet acknowledged, as TCP
+ * wants the quoted sequence number inside its window, so that an off-path
+ * host cannot shrink the MTU of a connection or fail it.
+ *
+ * @mtu (0: none): a smaller path MTU.  New packets are cut to fit it;
+ * packets already queued keep their psn and size, and those larger than
+ * the path leave as IP fragments (output.c).  The dropped packet is
+ * resent at once, as a return to sender: the peer never saw it and owes
+ * no pull for it.
+ * @err (0: none): an unreachable error, kept as the soft error
+ * (sk_err_soft) that ETIMEDOUT reports instead, as in TCP; with IP_RECVERR
+ * or IPV6_RECVERR it is also reported at once (sk_err), as TCP does.
+ *
+ * Return: whether @psn was in flight (else the ICMP is ignored).
+ */
+bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
+		  struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct net *net = sock_net(sk);
+	struct sk_buff *skb;
+	u32 mss;
+
+	lockdep_assert_held(&nsk->lock);
+	skb = ndp_sndq_find(nsk, psn);
+	if (nsk->dead || !skb || !NDP_SKB_CB(skb)->sent ||
+	    NDP_SKB_CB(skb)->acked)
+		return false;
+	if (err) {
+		WRITE_ONCE(sk->sk_err_soft, err);
+		NDP_INC_STATS(net, NDP_MIB_ICMPSOFTERRS);
+		if (ndp_recverr(sk)) {
+			WRITE_ONCE(sk->sk_err, err);
+			sk_error_report(sk);
+		}
+		return true;
+	}
+	mss = ndp_mss_for(sk, mtu);
+	if (mss < nsk->mss) {
+		WRITE_ONCE(nsk->mss, mss);
+		NDP_INC_STATS(net, NDP_MIB_PMTUEVENTS);
+	}
+	if (ndp_rcv_nack(sk, psn, U8_MAX, false)) {
+		NDP_INC_STATS(net, NDP_MIB_PMTURESENT);
+		ndp_resend_now(sk, skb, xmitq);
+	}
+	return true;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Receiver side: DATA.                                                   */
 
@@ -282,37 +332,44 @@ static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
 	__skb_queue_tail(xmitq, skb);
 }
 
-/* Insert into the out-of-order queue; false if @psn is already there. */
+/*
+ * Insert into the out-of-order queue; false if @psn is already there.
+ * Behind a hole packets mostly come in order: one after the highest
+ * queued is linked to its right without a search.
+ */
 static bool ndp_ooo_insert(struct ndp_sock *nsk, struct sk_buff *skb)
 {
+	struct sk_buff *last = nsk->ooo_last;
 	u32 psn = NDP_SKB_CB(skb)->psn;
-	struct sk_buff *pos;
 
-	skb_queue_reverse_walk(&nsk->ooo, pos) {
-		u32 p = NDP_SKB_CB(pos)->psn;
-
-		if (p == psn)
-			return false;
-		if (ndp_before(p, psn)) {
-			__skb_queue_after(&nsk->ooo, pos, skb);
-			return true;
-		}
+	if (last && ndp_after(psn, NDP_SKB_CB(last)->psn)) {
+		rb_link_node(&skb->rbnode, &last->rbnode,
+			     &last->rbnode.rb_right);
+		rb_insert_color(&skb->rbnode, &nsk->ooo);
+	} else if (!ndp_rb_insert(&nsk->ooo, skb)) {
+		return false;
 	}
-	__skb_queue_head(&nsk->ooo, skb);
+	if (!last || ndp_after(psn, NDP_SKB_CB(last)->psn))
+		nsk->ooo_last = skb;
+	nsk->ooo_len++;
 	return true;
+}
+
+void ndp_purge_ooo(struct ndp_sock *nsk)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_rb_first(&nsk->ooo))) {
+		rb_erase(&skb->rbnode, &nsk->ooo);
+		kfree_skb(skb);
+	}
+	nsk->ooo_last = NULL;
+	nsk->ooo_len = 0;
 }
 
 static bool ndp_ooo_has(struct ndp_sock *nsk, u32 psn)
 {
-	struct sk_buff *pos;
-
-	skb_queue_walk(&nsk->ooo, pos) {
-		if (NDP_SKB_CB(pos)->psn == psn)
-			return true;
-		if (ndp_after(NDP_SKB_CB(pos)->psn, psn))
-			break;
-	}
-	return false;
+	return ndp_rb_find(&nsk->ooo, psn);
 }
 
 /* Deliver one in-order packet; FIN ends the stream. */
@@ -337,9 +394,12 @@ static void ndp_deliver_ooo(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = skb_peek(&nsk->ooo)) &&
+	while ((skb = skb_rb_first(&nsk->ooo)) &&
 	       !ndp_after(NDP_SKB_CB(skb)->psn, nsk->rcv_nxt)) {
-		__skb_unlink(skb, &nsk->ooo);
+		rb_erase(&skb->rbnode, &nsk->ooo);
+		nsk->ooo_len--;
+		if (skb == nsk->ooo_last)
+			nsk->ooo_last = NULL;	/* the tree is empty */
 		if (NDP_SKB_CB(skb)->psn == nsk->rcv_nxt)
 			ndp_deliver(sk, skb);
 		else
@@ -369,13 +429,13 @@ static bool ndp_rmem_schedule(struct sock *sk, struct sk_buff *skb,
 	 * such charges): the memory only its delivery frees (send queues
 	 * count towards the same limit) could otherwise stall it for good.
 	 */
-	return in_order && !skb_queue_empty(&ndp_sk(sk)->ooo);
+	return in_order && !RB_EMPTY_ROOT(&ndp_sk(sk)->ooo);
 }
 
 /* Packets below rcv_high not received yet: they still need pulls. */
 static u32 ndp_missing(struct ndp_sock *nsk)
 {
-	return nsk->rcv_high - nsk->rcv_nxt - skb_queue_len(&nsk->ooo);
+	return nsk->rcv_high - nsk->rcv_nxt - nsk->ooo_len;
 }
 
 static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,

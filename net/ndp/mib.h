@@ -97,6 +97,24 @@ enum ndp_mib_field {
 	 * RTOs in a row
 	 */
 	NDP_MIB_ORPHANTIMEOUTS,
+	/* RouteLookups: routes looked up for a connection's packets (the
+	 * rest use the route cached in the socket)
+	 */
+	NDP_MIB_ROUTELOOKUPS,
+	/* PmtuEvents: ICMP fragmentation needed / packet too big lowered a
+	 * connection's packet size
+	 */
+	NDP_MIB_PMTUEVENTS,
+	/* PmtuResent: packets dropped for their size resent at once */
+	NDP_MIB_PMTURESENT,
+	/* OutFragmented: DATA larger than the path MTU (queued before it
+	 * shrank) sent as IP fragments
+	 */
+	NDP_MIB_OUTFRAGMENTED,
+	/* IcmpSoftErrors: ICMP unreachable errors recorded on a connection */
+	NDP_MIB_ICMPSOFTERRS,
+	/* IcmpIgnored: ICMP errors naming no packet of ours in flight */
+	NDP_MIB_ICMPIGNORED,
 	NDP_MIB_MAX
 };
 

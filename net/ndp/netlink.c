@@ -529,7 +529,7 @@ static int ndp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 	    (netlink_net_capable(cb->skb, CAP_NET_ADMIN) &&
 	     nla_put_u32(skb, NDP_A_SOCK_NONCE, READ_ONCE(nsk->nonce))) ||
 	    nla_put_u8(skb, NDP_A_SOCK_STATE, inet_sk_state_load(sk)) ||
-	    nla_put_u32(skb, NDP_A_SOCK_SNDQ, skb_queue_len_lockless(&nsk->sndq)) ||
+	    nla_put_u32(skb, NDP_A_SOCK_SNDQ, READ_ONCE(nsk->sndq_len)) ||
 	    nla_put_u32(skb, NDP_A_SOCK_RCVQ, sk_rmem_alloc_get(sk)) ||
 	    nla_put_u64_64bit(skb, NDP_A_SOCK_INODE, sock_i_ino(sk), NDP_A_PAD)) {
 		genlmsg_cancel(skb, hdr);

@@ -4,7 +4,9 @@
  *
  * Send queue: sendmsg() cuts the byte stream into packets of at most mss
  * payload bytes (path MTU - IP header - NDP header; NDP does not rely on
- * GSO) and appends them to ndp_sock.sndq with consecutive psns.  The
+ * GSO) and appends them to ndp_sock.sndq with consecutive psns; the queue
+ * is an rbtree keyed by psn, so that ACK, NACK and RTS find their packet
+ * without walking the window.  The
  * payload lives in page fragments; each transmission sends a private copy
  * of the (empty) linear part with the headers pushed into it, sharing the
  * fragments, so the original stays queued until it is acknowledged.
@@ -35,6 +37,7 @@
 
 #include <linux/skbuff.h>
 #include <net/dst.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
@@ -42,6 +45,36 @@
 #include <net/sock.h>
 
 #include "protocol.h"
+
+/*
+ * Fill the page fragments of a new packet from @from and compute its
+ * payload checksum (ndphdr.pcsum) in the same pass, as UDP's
+ * ip_generic_getfrag() does; the fragments are order-0 pages.
+ */
+int ndp_copy_csum_from_iter(struct sk_buff *skb, struct iov_iter *from)
+{
+	__wsum csum = 0;
+	int i, off = 0;
+
+	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
+		skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+		u32 len = skb_frag_size(frag);
+		__wsum part = 0;
+		bool ok;
+		void *va;
+
+		va = kmap_local_page(skb_frag_page(frag));
+		ok = csum_and_copy_from_iter_full(va + skb_frag_off(frag), len,
+						  &part, from);
+		kunmap_local(va);
+		if (!ok)
+			return -EFAULT;
+		csum = csum_block_add(csum, part, off);
+		off += len;
+	}
+	NDP_SKB_CB(skb)->pcsum = csum_fold(csum);
+	return 0;
+}
 
 u32 ndp_mss_for(struct sock *sk, u32 mtu)
 {
@@ -53,52 +86,16 @@ u32 ndp_mss_for(struct sock *sk, u32 mtu)
 	return min_t(u32, mtu - iph - NDP_HDR_LEN, U16_MAX);
 }
 
-static int ndp_xmit_v6(struct net *net, struct sock *sk,
-		       const struct ndp_flow *fl, u32 mark, struct sk_buff *skb)
-{
-	struct ndphdr *nh = ndp_hdr(skb);
-	struct dst_entry *dst;
-	struct ipv6hdr *ip6h;
-	struct flowi6 fl6;
-
-	memset(&fl6, 0, sizeof(fl6));
-	fl6.flowi6_proto = ndp_ipproto;
-	fl6.daddr = fl->raddr;
-	fl6.saddr = fl->laddr;
-	fl6.flowi6_oif = fl->ifindex;
-	fl6.fl6_sport = fl->lport;
-	fl6.fl6_dport = fl->rport;
-	fl6.flowi6_mark = mark;
-	dst = ip6_dst_lookup_flow(net, sk, &fl6, NULL);
-	if (IS_ERR(dst)) {
-		kfree_skb(skb);
-		return PTR_ERR(dst);
-	}
-	skb_dst_set(skb, dst);
-	ndp_v6_hdr_csum_set(nh, &fl6.saddr, &fl6.daddr, ndp_ipproto);
-	skb_push(skb, sizeof(*ip6h));
-	skb_reset_network_header(skb);
-	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, 0, 0);
-	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
-	ip6h->nexthdr = ndp_ipproto;
-	ip6h->hop_limit = ip6_dst_hoplimit(dst);
-	ip6h->saddr = fl6.saddr;
-	ip6h->daddr = fl6.daddr;
-	skb->protocol = htons(ETH_P_IPV6);
-	return ip6_local_out(net, sk, skb);
-}
-
 /* ip_route_output_ports() with the routing mark of the packet's path. */
 static struct rtable *ndp_route_v4(struct net *net, struct sock *sk,
 				   struct flowi4 *fl4,
-				   const struct ndp_flow *fl, u32 mark)
+				   const struct ndp_flow *fl, u32 mark, int oif)
 {
 	u8 scope = RT_SCOPE_UNIVERSE;
 
 	if (sk && sock_flag(sk, SOCK_LOCALROUTE))
 		scope = RT_SCOPE_LINK;
-	flowi4_init_output(fl4, fl->ifindex, mark, 0, scope, ndp_ipproto,
+	flowi4_init_output(fl4, oif, mark, 0, scope, ndp_ipproto,
 			   sk ? inet_sk_flowi_flags(sk) : 0,
 			   fl->raddr.s6_addr32[3], fl->laddr.s6_addr32[3],
 			   fl->rport, fl->lport, sock_net_uid(net, sk));
@@ -107,54 +104,258 @@ static struct rtable *ndp_route_v4(struct net *net, struct sock *sk,
 	return ip_route_output_flow(net, fl4, sk);
 }
 
+static void ndp_flowi6(struct flowi6 *fl6, const struct ndp_flow *fl,
+		       u32 mark, int oif)
+{
+	memset(fl6, 0, sizeof(*fl6));
+	fl6->flowi6_proto = ndp_ipproto;
+	fl6->daddr = fl->raddr;
+	fl6->saddr = fl->laddr;
+	fl6->flowi6_oif = oif;
+	fl6->fl6_sport = fl->lport;
+	fl6->fl6_dport = fl->rport;
+	fl6->flowi6_mark = mark;
+}
+
 /*
- * Hand one packet whose NDP header is at skb->data to IPv4 or IPv6;
- * @mark is the routing mark (the socket's, or the path's fwmark).
+ * A route towards @fl's peer from its local address, never to a group
+ * (a subnet broadcast address as source).  *@cookie: what
+ * dst->ops->check() wants to validate it later.
  */
-static int ndp_xmit_one(struct net *net, struct sock *sk,
+static struct dst_entry *ndp_route(struct net *net, struct sock *sk,
+				   const struct ndp_flow *fl, u32 mark,
+				   int oif, u32 *cookie)
+{
+	struct dst_entry *dst;
+	struct flowi6 fl6;
+
+	*cookie = 0;
+	if (fl->family == AF_INET) {
+		struct flowi4 fl4;
+		struct rtable *rt;
+
+		rt = ndp_route_v4(net, sk, &fl4, fl, mark, oif);
+		if (IS_ERR(rt))
+			return ERR_CAST(rt);
+		if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
+			ip_rt_put(rt);
+			return ERR_PTR(-ENETUNREACH);
+		}
+		return &rt->dst;
+	}
+	ndp_flowi6(&fl6, fl, mark, oif);
+	dst = ip6_dst_lookup_flow(net, sk, &fl6, NULL);
+	if (!IS_ERR(dst))
+		*cookie = rt6_get_cookie(container_of(dst, struct rt6_info,
+						      dst));
+	return dst;
+}
+
+/*
+ * The plain route of a connection (path 0), cached in sk_dst_cache as
+ * UDP caches a connected socket's: sk_dst_check() and sk_dst_set() are
+ * safe without the socket lock, which senders do not hold.  A route
+ * flushed by a routing change or a device going down fails the check and
+ * is looked up again; setsockopt(SO_MARK, SO_BINDTODEVICE, IP_TOS, ...)
+ * resets the cache.
+ */
+static struct dst_entry *ndp_dst_plain(struct sock *sk,
+				       const struct ndp_flow *fl, u32 mark)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct dst_entry *dst;
+	u32 cookie;
+
+	dst = sk_dst_check(sk, READ_ONCE(nsk->dst_cookie));
+	if (dst)
+		return dst;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_ROUTELOOKUPS);
+	dst = ndp_route(sock_net(sk), sk, fl, mark,
+			READ_ONCE(sk->sk_bound_dev_if), &cookie);
+	if (IS_ERR(dst))
+		return dst;
+	WRITE_ONCE(nsk->dst_cookie, cookie);
+	sk_dst_set(sk, dst_clone(dst));
+	return dst;
+}
+
+static bool ndp_dst_slot_hit(const struct ndp_dst_slot *slot, u8 id,
+			     const struct ndp_flow *fl, u32 mark, int oif)
+{
+	struct dst_entry *dst = slot->dst;
+
+	if (!dst || slot->id != id || slot->mark != mark || slot->oif != oif ||
+	    !ipv6_addr_equal(&slot->laddr, &fl->laddr) ||
+	    !ipv6_addr_equal(&slot->raddr, &fl->raddr))
+		return false;
+	return !dst->obsolete || dst->ops->check(dst, slot->cookie);
+}
+
+/*
+ * The route of a steered path @id of a connection: its addresses @fl and
+ * @mark come from the path (path.c).  Cached per connection and path,
+ * since a path applies to a whole prefix of peers.
+ */
+static struct dst_entry *ndp_dst_steered(struct sock *sk,
+					 const struct ndp_flow *fl, u32 mark,
+					 u8 id)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_dst_slot *slot = &nsk->dst_slots[id % NDP_DST_SLOTS];
+	int oif = READ_ONCE(sk->sk_bound_dev_if);
+	struct dst_entry *dst, *old;
+	u32 cookie;
+
+	spin_lock_bh(&nsk->dst_lock);
+	if (ndp_dst_slot_hit(slot, id, fl, mark, oif)) {
+		dst = dst_clone(slot->dst);
+		spin_unlock_bh(&nsk->dst_lock);
+		return dst;
+	}
+	spin_unlock_bh(&nsk->dst_lock);
+
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_ROUTELOOKUPS);
+	dst = ndp_route(sock_net(sk), sk, fl, mark, oif, &cookie);
+	if (IS_ERR(dst))
+		return dst;
+	spin_lock_bh(&nsk->dst_lock);
+	old = slot->dst;
+	slot->dst = dst_clone(dst);
+	slot->laddr = fl->laddr;
+	slot->raddr = fl->raddr;
+	slot->mark = mark;
+	slot->oif = oif;
+	slot->cookie = cookie;
+	slot->id = id;
+	spin_unlock_bh(&nsk->dst_lock);
+	dst_release(old);
+	return dst;
+}
+
+/* Drop the routes cached for steered paths (the socket is destroyed). */
+void ndp_dst_release_all(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	int i;
+
+	for (i = 0; i < NDP_DST_SLOTS; i++) {
+		dst_release(nsk->dst_slots[i].dst);
+		nsk->dst_slots[i].dst = NULL;
+	}
+}
+
+/*
+ * TOS byte of a packet: the socket's (IP_TOS / IPV6_TCLASS), or for a
+ * control packet with net.ndp.ctrl_dscp set that DSCP and the socket's
+ * ECN bits.
+ */
+static u8 ndp_pkt_tos(struct net *net, u8 tos, bool ctrl)
+{
+	u32 dscp = ctrl ? READ_ONCE(ndp_pernet(net)->ctrl_dscp) : 0;
+
+	if (!dscp)
+		return tos;
+	return (dscp << 2) | (tos & INET_ECN_MASK);
+}
+
+/* Control packet: everything but DATA with payload. */
+static bool ndp_is_ctrl(const struct ndphdr *nh)
+{
+	return nh->type != NDP_PKT_DATA ||
+	       (ntohs(nh->flags) & NDP_F_TRIMMED);
+}
+
+/* IPv6 packet of no socket (ndp_send_reply()), route already set. */
+static int ndp_xmit_v6_nosk(struct net *net, const struct ndp_flow *fl,
+			    u8 tclass, struct sk_buff *skb)
+{
+	struct ipv6hdr *ip6h;
+
+	skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, tclass, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = ndp_ipproto;
+	ip6h->hop_limit = ip6_dst_hoplimit(skb_dst(skb));
+	ip6h->saddr = fl->laddr;
+	ip6h->daddr = fl->raddr;
+	skb->protocol = htons(ETH_P_IPV6);
+	return ip6_local_out(net, NULL, skb);
+}
+
+/*
+ * Hand one packet whose NDP header is at skb->data to IPv4 or IPv6 on
+ * route @dst (a reference the packet takes over).  @sk may be NULL (a
+ * reply without a socket).
+ */
+static int ndp_xmit_dst(struct net *net, struct sock *sk,
 			const struct ndp_flow *fl, u32 mark,
-			struct sk_buff *skb)
+			struct dst_entry *dst, struct sk_buff *skb)
 {
 	struct ndphdr *nh = ndp_hdr(skb);
+	bool ctrl = ndp_is_ctrl(nh);
 
 	skb->ip_summed = CHECKSUM_NONE;
 	skb->mark = mark;
 	if (sk)
 		skb->priority = READ_ONCE(sk->sk_priority);
+	skb_dst_set(skb, dst);
 	if (fl->family == AF_INET) {
-		struct flowi4 fl4;
-		struct rtable *rt;
+		__be32 saddr = fl->laddr.s6_addr32[3];
+		__be32 daddr = fl->raddr.s6_addr32[3];
 		struct iphdr *iph;
+		int ttl = -1;
+		u8 tos = 0;
 
-		rt = ndp_route_v4(net, sk, &fl4, fl, mark);
-		if (IS_ERR(rt)) {
-			kfree_skb(skb);
-			return PTR_ERR(rt);
+		if (sk) {
+			ttl = READ_ONCE(inet_sk(sk)->uc_ttl);
+			tos = READ_ONCE(inet_sk(sk)->tos);
 		}
-		skb_dst_set(skb, &rt->dst);
-		/* Never to a group (a subnet broadcast address as source). */
-		if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
-			kfree_skb(skb);
-			return -ENETUNREACH;
-		}
-		ndp_v4_hdr_csum_set(nh, fl4.saddr, fl4.daddr, ndp_ipproto);
+		ndp_v4_hdr_csum_set(nh, saddr, daddr, ndp_ipproto);
 		skb_push(skb, sizeof(*iph));
 		skb_reset_network_header(skb);
 		iph = ip_hdr(skb);
 		iph->version = 4;
 		iph->ihl = 5;
-		iph->tos = 0;
+		iph->tos = ndp_pkt_tos(net, tos, ctrl);
 		iph->tot_len = htons(skb->len);
-		iph->frag_off = htons(IP_DF);
-		iph->ttl = ip4_dst_hoplimit(&rt->dst);
+		/*
+		 * DF: a smaller path MTU is learnt from ICMP.  A packet cut
+		 * before the path MTU shrank keeps its psn and size: IP
+		 * fragments it (see ndp_rcv_icmp()).
+		 */
+		if (skb->len > dst_mtu(dst)) {
+			iph->frag_off = 0;
+			NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
+		} else {
+			iph->frag_off = htons(IP_DF);
+		}
+		iph->ttl = ttl < 0 ? ip4_dst_hoplimit(dst) : ttl;
 		iph->protocol = ndp_ipproto;
-		iph->saddr = fl4.saddr;
-		iph->daddr = fl4.daddr;
+		iph->saddr = saddr;
+		iph->daddr = daddr;
 		ip_select_ident(net, skb, sk);
 		skb->protocol = htons(ETH_P_IP);
 		return ip_local_out(net, sk, skb);
 	}
-	return ndp_xmit_v6(net, sk, fl, mark, skb);
+	ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
+	/* Queued before the path MTU shrank: IPv6 fragments it, as IPv4. */
+	if (skb->len + sizeof(struct ipv6hdr) > dst_mtu(dst)) {
+		skb->ignore_df = 1;
+		NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
+	}
+	if (sk) {
+		struct flowi6 fl6;
+
+		ndp_flowi6(&fl6, fl, mark, dst->dev->ifindex);
+		/* Hop limit from IPV6_UNICAST_HOPS (or the route). */
+		return ip6_xmit(sk, skb, &fl6, mark, NULL,
+				ndp_pkt_tos(net, READ_ONCE(inet6_sk(sk)->tclass),
+					    ctrl),
+				skb->priority);
+	}
+	return ndp_xmit_v6_nosk(net, fl, ndp_pkt_tos(net, 0, ctrl), skb);
 }
 
 /*
@@ -170,7 +371,7 @@ bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl)
 
 	if (fl->family != AF_INET)
 		return true;	/* IPv6 has no broadcast; multicast checked */
-	rt = ndp_route_v4(net, NULL, &fl4, fl, 0);
+	rt = ndp_route_v4(net, NULL, &fl4, fl, 0, fl->ifindex);
 	if (IS_ERR(rt))
 		return false;
 	ok = !(rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST));
@@ -225,6 +426,7 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 		const struct ndp_flow *fl = &nsk->flow;
 		struct ndphdr *nh = ndp_hdr(skb);
 		u32 mark = READ_ONCE(sk->sk_mark);
+		struct dst_entry *dst;
 		struct ndp_flow pfl;
 
 		if (nh->type == NDP_PKT_DATA) {
@@ -236,7 +438,15 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 			if (nh->path)
 				fl = &pfl;
 		}
-		ndp_xmit_one(net, sk, fl, mark, skb);
+		if (nh->type == NDP_PKT_DATA && nh->path)
+			dst = ndp_dst_steered(sk, fl, mark, nh->path);
+		else
+			dst = ndp_dst_plain(sk, fl, mark);
+		if (IS_ERR(dst)) {
+			kfree_skb(skb);
+			continue;	/* as if lost */
+		}
+		ndp_xmit_dst(net, sk, fl, mark, dst, skb);
 	}
 }
 
@@ -291,7 +501,9 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		    u32 psn, u32 cum)
 {
+	struct dst_entry *dst;
 	struct sk_buff *skb;
+	u32 cookie;
 
 	skb = ndp_ctrl_alloc(fl, type, 0, psn);
 	if (!skb)
@@ -302,7 +514,13 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
 	else if (type == NDP_PKT_ACK)
 		NDP_INC_STATS(net, NDP_MIB_OUTACKS);
-	ndp_xmit_one(net, NULL, fl, 0, skb);
+	/* No socket to cache a route in: one lookup, as TCP's RST. */
+	dst = ndp_route(net, NULL, fl, 0, fl->ifindex, &cookie);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return;
+	}
+	ndp_xmit_dst(net, NULL, fl, 0, dst, skb);
 }
 
 /*
@@ -397,6 +615,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	}
 	if (!nskb)
 		return;		/* as if lost: the RTO resends it */
+	/* The copy took the queued packet's rbnode as its device. */
+	nskb->dev = NULL;
 	memset(nskb->cb, 0, sizeof(nskb->cb));
 	nh = skb_push(nskb, NDP_HDR_LEN);
 	skb_reset_transport_header(nskb);
@@ -428,10 +648,7 @@ static void ndp_send_new(struct sock *sk, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb = nsk->send_head;
 
-	if (skb_queue_is_last(&nsk->sndq, skb))
-		nsk->send_head = NULL;
-	else
-		nsk->send_head = skb_queue_next(&nsk->sndq, skb);
+	nsk->send_head = skb_rb_next(skb);
 	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk), xmitq);
 }
 
@@ -441,7 +658,7 @@ static bool ndp_send_one_rtx(struct sock *sk, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
 		if (skb == nsk->send_head)
@@ -492,7 +709,7 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	while (nsk->credit) {
-		int amp = ndp_amp_check(sk, nsk->mss);
+		int amp = ndp_amp_check(sk, READ_ONCE(nsk->mss));
 
 		if (amp < 0)
 			break;
@@ -518,7 +735,7 @@ bool ndp_oldest_unreported(struct ndp_sock *nsk, unsigned long *sent_at)
 	struct sk_buff *skb;
 	bool any = false;
 
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
 		if (skb == nsk->send_head)
@@ -543,7 +760,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 	struct sk_buff *skb;
 	int n = 0;
 
-	skb_queue_walk(&nsk->sndq, skb) {
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 		u16 flags = NDP_F_RTX | NDP_F_UNSCHED;
 		int amp;
@@ -559,8 +776,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 		flags |= amp;
 		/* No news of it: a loss on the path it took. */
 		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
-		if (skb_queue_is_last(&nsk->sndq, skb) ||
-		    skb_queue_next(&nsk->sndq, skb) == nsk->send_head)
+		if (skb_rb_next(skb) == nsk->send_head)
 			flags |= ndp_last_flag(nsk);
 		ndp_send_data(sk, skb, flags, xmitq);
 		n++;
@@ -595,8 +811,9 @@ void ndp_clean_acked(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = skb_peek(&nsk->sndq)) && NDP_SKB_CB(skb)->acked) {
-		__skb_unlink(skb, &nsk->sndq);
+	while ((skb = skb_rb_first(&nsk->sndq)) && NDP_SKB_CB(skb)->acked) {
+		rb_erase(&skb->rbnode, &nsk->sndq);
+		WRITE_ONCE(nsk->sndq_len, nsk->sndq_len - 1);
 		if (NDP_SKB_CB(skb)->flags & NDP_F_FIN)
 			nsk->fin_acked = true;
 		sk_wmem_queued_add(sk, -skb->truesize);
@@ -611,12 +828,54 @@ void ndp_purge_sndq(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = __skb_dequeue(&nsk->sndq))) {
+	while ((skb = skb_rb_first(&nsk->sndq))) {
+		rb_erase(&skb->rbnode, &nsk->sndq);
 		sk_wmem_queued_add(sk, -skb->truesize);
 		sk_mem_uncharge(sk, skb->truesize);
 		kfree_skb(skb);
 	}
+	WRITE_ONCE(nsk->sndq_len, 0);
 	nsk->send_head = NULL;
 	nsk->rtx_pending = 0;
 	nsk->credit = 0;
+}
+
+bool ndp_rb_insert(struct rb_root *root, struct sk_buff *skb)
+{
+	struct rb_node **p = &root->rb_node, *parent = NULL;
+	u32 psn = NDP_SKB_CB(skb)->psn;
+
+	while (*p) {
+		u32 q;
+
+		parent = *p;
+		q = NDP_SKB_CB(rb_to_skb(parent))->psn;
+		if (ndp_before(psn, q))
+			p = &parent->rb_left;
+		else if (ndp_after(psn, q))
+			p = &parent->rb_right;
+		else
+			return false;
+	}
+	rb_link_node(&skb->rbnode, parent, p);
+	rb_insert_color(&skb->rbnode, root);
+	return true;
+}
+
+struct sk_buff *ndp_rb_find(const struct rb_root *root, u32 psn)
+{
+	struct rb_node *n = root->rb_node;
+
+	while (n) {
+		struct sk_buff *skb = rb_to_skb(n);
+		u32 q = NDP_SKB_CB(skb)->psn;
+
+		if (ndp_before(psn, q))
+			n = n->rb_left;
+		else if (ndp_after(psn, q))
+			n = n->rb_right;
+		else
+			return skb;
+	}
+	return NULL;
 }

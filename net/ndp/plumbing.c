@@ -19,7 +19,9 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/net.h>
+#include <net/icmp.h>
 #include <net/inet_common.h>
+#include <net/ip6_route.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/protocol.h>
@@ -103,8 +105,98 @@ bad:
 	return 0;
 }
 
+/*
+ * An ICMP error quoting a packet of ours: @q is the quoted NDP header
+ * (ports, type, nonce and psn at least), @fl the quoted addresses from
+ * our point of view.  Only DATA of a known connection whose psn is in
+ * flight is believed (ndp_rcv_icmp()); only then may @update_pmtu lower
+ * the route's path MTU, so that an off-path host that cannot see the
+ * connection's nonce and psns cannot shrink it.
+ */
+static void ndp_err(struct sk_buff *skb, struct net *net,
+		    struct ndp_flow *fl, const struct ndphdr *q, u32 mtu,
+		    int err, void (*update_pmtu)(struct sk_buff *skb,
+						 struct net *net, u32 mtu))
+{
+	struct sk_buff_head xmitq;
+	struct ndp_sock *nsk;
+	struct sock *sk;
+	bool ok = false;
+
+	fl->lport = q->source;
+	fl->rport = q->dest;
+	fl->nonce = ntohl(q->nonce);
+	if (q->type != NDP_PKT_DATA || !fl->nonce)
+		goto ignore;
+	sk = ndp_conn_lookup(net, fl);
+	if (!sk)
+		sk = ndp_conn_lookup_any(net, fl);
+	if (!sk)
+		goto ignore;
+	nsk = ndp_sk(sk);
+	__skb_queue_head_init(&xmitq);
+	spin_lock_bh(&nsk->lock);
+	ok = ndp_rcv_icmp(sk, ntohl(q->psn), mtu, err, &xmitq);
+	spin_unlock_bh(&nsk->lock);
+	/* Believed: the route learns the MTU before the packet is resent. */
+	if (ok && mtu)
+		update_pmtu(skb, net, mtu);
+	ndp_xmit_queue(sk, &xmitq);
+	sock_put(sk);
+	if (ok)
+		return;
+ignore:
+	NDP_INC_STATS(net, NDP_MIB_ICMPIGNORED);
+}
+
+static void ndp_v4_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
+{
+	ipv4_update_pmtu(skb, net, mtu, 0, ndp_ipproto);
+}
+
 static int ndp_v4_err(struct sk_buff *skb, u32 info)
 {
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+	int type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
+	struct net *net = dev_net(skb->dev);
+	struct ndphdr _q;
+	const struct ndphdr *q;
+	struct ndp_flow fl;
+	u32 mtu = 0;
+	int err = 0;
+
+	/* Ports, type, nonce and psn: the first 16 bytes of the header. */
+	q = skb_header_pointer(skb, iph->ihl * 4, offsetofend(struct ndphdr, psn),
+			       &_q);
+	if (!q)
+		return 0;
+	switch (type) {
+	case ICMP_DEST_UNREACH:
+		if (code == ICMP_FRAG_NEEDED) {
+			mtu = info;
+			/* Not below what IPv4 routes accept anyway. */
+			if (mtu < 576 || mtu >= ntohs(iph->tot_len))
+				goto ignore;
+			break;
+		}
+		if (code > NR_ICMP_UNREACH)
+			return 0;
+		err = icmp_err_convert[code].errno;
+		break;
+	case ICMP_TIME_EXCEEDED:
+		err = EHOSTUNREACH;
+		break;
+	default:
+		return 0;
+	}
+	memset(&fl, 0, sizeof(fl));
+	fl.family = AF_INET;
+	ipv6_addr_set_v4mapped(iph->saddr, &fl.laddr);
+	ipv6_addr_set_v4mapped(iph->daddr, &fl.raddr);
+	ndp_err(skb, net, &fl, q, mtu, err, ndp_v4_update_pmtu);
+	return 0;
+ignore:
+	NDP_INC_STATS(net, NDP_MIB_ICMPIGNORED);
 	return 0;
 }
 
@@ -142,9 +234,43 @@ bad:
 	return 0;
 }
 
+static void ndp_v6_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
+{
+	ip6_update_pmtu(skb, net, htonl(mtu), 0, 0, sock_net_uid(net, NULL));
+}
+
 static int ndp_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
 		      u8 type, u8 code, int offset, __be32 info)
 {
+	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)skb->data;
+	struct net *net = dev_net(skb->dev);
+	struct ndphdr _q;
+	const struct ndphdr *q;
+	struct ndp_flow fl;
+	u32 mtu = 0;
+	int err = 0;
+
+	q = skb_header_pointer(skb, offset, offsetofend(struct ndphdr, psn),
+			       &_q);
+	if (!q)
+		return 0;
+	if (type == ICMPV6_PKT_TOOBIG) {
+		mtu = ntohl(info);
+		if (mtu < IPV6_MIN_MTU ||
+		    mtu >= ntohs(ip6h->payload_len) + sizeof(*ip6h)) {
+			NDP_INC_STATS(net, NDP_MIB_ICMPIGNORED);
+			return 0;
+		}
+	} else if (type == ICMPV6_DEST_UNREACH || type == ICMPV6_TIME_EXCEED) {
+		icmpv6_err_convert(type, code, &err);
+	} else {
+		return 0;
+	}
+	memset(&fl, 0, sizeof(fl));
+	fl.family = AF_INET6;
+	fl.laddr = ip6h->saddr;
+	fl.raddr = ip6h->daddr;
+	ndp_err(skb, net, &fl, q, mtu, err, ndp_v6_update_pmtu);
 	return 0;
 }
 

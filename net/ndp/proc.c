@@ -66,6 +66,12 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_TWEVICTED]	= "TwEvicted",
 	[NDP_MIB_ORPHANOVERFLOWS] = "OrphanOverflows",
 	[NDP_MIB_ORPHANTIMEOUTS] = "OrphanTimeouts",
+	[NDP_MIB_ROUTELOOKUPS] = "RouteLookups",
+	[NDP_MIB_PMTUEVENTS] = "PmtuEvents",
+	[NDP_MIB_PMTURESENT] = "PmtuResent",
+	[NDP_MIB_OUTFRAGMENTED] = "OutFragmented",
+	[NDP_MIB_ICMPSOFTERRS] = "IcmpSoftErrors",
+	[NDP_MIB_ICMPIGNORED] = "IcmpIgnored",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)
@@ -93,8 +99,8 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 	struct sk_buff *h, *o;
 
 	spin_lock_bh(&nsk->lock);
-	h = skb_peek(&nsk->sndq);
-	o = skb_peek(&nsk->ooo);
+	h = skb_rb_first(&nsk->sndq);
+	o = skb_rb_first(&nsk->ooo);
 	seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
 		   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
 		   secrets ? nsk->nonce : 0, sk->sk_state,
@@ -104,7 +110,7 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 		   nsk->rtx_pending, nsk->credit, nsk->idle,
 		   h ? NDP_SKB_CB(h)->acked : -1,
 		   nsk->rcv_nxt, nsk->rcv_high - nsk->rcv_nxt,
-		   skb_queue_len(&nsk->ooo),
+		   nsk->ooo_len,
 		   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv_nxt) : -1,
 		   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
 		   sk->sk_wmem_queued, nsk->pull_pending,

@@ -27,6 +27,9 @@
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
  *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
  *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
+ *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
+ *                        (output.c), innermost; taken without
+ *                        ndp_sock.lock when packets are handed to IP.
  *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
  *   atomics, so the data path never takes ndp_net.paths_lock.
  */
@@ -55,6 +58,7 @@ extern unsigned int ndp_ipproto;
 #define NDP_PULL_GAP_MAX	HZ	/* longest pull gap sampled, jiffies */
 #define NDP_PULL_GAPS_WAIT	4	/* pull gaps of silence: a pull is lost */
 #define NDP_PATHS_PER_DST	32	/* paths one connection rotates over */
+#define NDP_DST_SLOTS		8	/* routes cached per connection for paths */
 /* Room in front of a packet for link, IP and NDP headers. */
 #define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
 
@@ -78,6 +82,8 @@ extern unsigned int ndp_ipproto;
  *	accepted within this time is reset (0: never).
  * @amp_factor: a passive connection sends at most this many times the
  *	bytes it received until the peer proves its address (0: no bound).
+ * @ctrl_dscp: DSCP of control packets (ACK, NACK, PULL, RST and headers
+ *	sent without payload); 0: the socket's own TOS / traffic class.
  * @max_orphans: closed connections still delivering data, at most.
  * @orphan_retries: RTO expiries without an acknowledgment before an
  *	orphan is reset.
@@ -128,6 +134,7 @@ struct ndp_net {
 	u32			max_embryonic;
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;
+	u32			ctrl_dscp;
 	u32			max_orphans;
 	u32			orphan_retries;
 	atomic_t		orphans;
@@ -248,6 +255,24 @@ struct ndp_skb_cb {
 #define NDP_SKB_CB(skb)	((struct ndp_skb_cb *)&((skb)->cb[0]))
 
 /**
+ * struct ndp_dst_slot - the route of one steered path of a connection
+ * @dst: cached route (holds a reference), or NULL.
+ * @laddr: @raddr: @mark: @oif: what it was looked up with; a path
+ *	re-created with other addresses or a new mark misses.
+ * @cookie: IPv6 route cookie for dst->ops->check().
+ * @id: path id.
+ */
+struct ndp_dst_slot {
+	struct dst_entry	*dst;
+	struct in6_addr		laddr;
+	struct in6_addr		raddr;
+	u32			mark;
+	int			oif;
+	u32			cookie;
+	u8			id;
+};
+
+/**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
  * @lock: protects protocol state, see the locking rules at the top.
@@ -277,10 +302,17 @@ struct ndp_skb_cb {
  * @flow: addresses, ports and nonce of the connection (set once connected;
  *	immutable afterwards, so readable without @lock).
  * @mss: payload bytes per packet.
+ * @dst_cookie: IPv6 route cookie of the plain route in sk_dst_cache.
+ * @dst_lock: protects @dst_slots.
+ * @dst_slots: routes of steered paths (multipath), by id modulo
+ *	NDP_DST_SLOTS; released when the socket is destroyed.
  * @accept_q: listener: children not yet accepted, oldest first (its
  *	length is sk_ack_backlog).  Child: entry.
  * @parent: child: the listener while queued for accept.
- * @sndq: packets from @snd_una on, in psn order: sent and unsent.
+ * @sndq: packets from @snd_una on, sent and unsent: an rbtree keyed by
+ *	psn (as TCP's retransmission queue), so reports find their packet in
+ *	O(log n); walked in psn order with skb_rb_first() / skb_rb_next().
+ * @sndq_len: packets in @sndq.
  * @send_head: first never-sent packet in @sndq, or NULL.
  * @isn: our first psn.
  * @syn_window: packets from @isn on that carry SYN (active side: the
@@ -321,7 +353,10 @@ struct ndp_skb_cb {
  * @rcv_nxt: next in-order psn expected.
  * @rcv_high: one past the highest psn seen (data or header).
  * @rcv_isn_known: the peer's first psn is known (set at creation).
- * @ooo: out-of-order packets, sorted by psn.
+ * @ooo: out-of-order packets, an rbtree keyed by psn.
+ * @ooo_last: the highest psn in @ooo (appending after it, the common
+ *	case behind one hole, needs no search), or NULL when empty.
+ * @ooo_len: packets in @ooo.
  * @fin_rcvd: the peer's FIN was delivered in order.
  * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
  * @ever_heard: the peer sent us something other than an RST (idem).
@@ -359,11 +394,15 @@ struct ndp_sock {
 	u32			nonce;
 	struct ndp_flow		flow;
 	u32			mss;
+	u32			dst_cookie;
+	spinlock_t		dst_lock;	/* dst_slots */
+	struct ndp_dst_slot	dst_slots[NDP_DST_SLOTS];
 
 	struct list_head	accept_q;
 	struct sock		*parent;
 
-	struct sk_buff_head	sndq;
+	struct rb_root		sndq;
+	u32			sndq_len;
 	struct sk_buff		*send_head;
 	u32			isn;
 	u32			syn_window;
@@ -396,7 +435,9 @@ struct ndp_sock {
 	u32			rcv_nxt;
 	u32			rcv_high;
 	bool			rcv_isn_known;
-	struct sk_buff_head	ooo;
+	struct rb_root		ooo;
+	struct sk_buff		*ooo_last;
+	u32			ooo_len;
 	bool			fin_rcvd;
 	bool			ever_acked;
 	bool			ever_heard;
@@ -434,6 +475,14 @@ static inline bool ndp_after(u32 a, u32 b)
 {
 	return ndp_before(b, a);
 }
+
+/*
+ * Send and out-of-order queues: rbtrees of packets keyed by psn; every
+ * psn in one tree lies within 2^31 of the others, so serial number order
+ * is a total order on them.
+ */
+bool ndp_rb_insert(struct rb_root *root, struct sk_buff *skb);
+struct sk_buff *ndp_rb_find(const struct rb_root *root, u32 psn);
 
 /* ctrl.c */
 int ndp_ctrl_net_init(struct net *net, struct ndp_net *nn);
@@ -543,8 +592,12 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq);
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
+bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
+		  struct sk_buff_head *xmitq);
+void ndp_purge_ooo(struct ndp_sock *nsk);
 
 /* output.c */
+int ndp_copy_csum_from_iter(struct sk_buff *skb, struct iov_iter *from);
 u32 ndp_mss_for(struct sock *sk, u32 mtu);
 int ndp_route_mtu(struct sock *sk, u32 *mtu);
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl);
@@ -561,6 +614,7 @@ void ndp_clean_acked(struct sock *sk);
 void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 		    struct sk_buff_head *xmitq);
 void ndp_purge_sndq(struct sock *sk);
+void ndp_dst_release_all(struct sock *sk);
 
 /* path.c */
 

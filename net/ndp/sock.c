@@ -86,11 +86,12 @@ void ndp_sock_init_state(struct sock *sk)
 	memset((char *)nsk + sizeof(struct inet_sock), 0,
 	       sizeof(struct ndp_sock) - sizeof(struct inet_sock));
 	spin_lock_init(&nsk->lock);
+	spin_lock_init(&nsk->dst_lock);
 	INIT_HLIST_NODE(&nsk->bind_node);
 	INIT_LIST_HEAD(&nsk->conn_list_node);
 	INIT_LIST_HEAD(&nsk->accept_q);
-	skb_queue_head_init(&nsk->sndq);
-	skb_queue_head_init(&nsk->ooo);
+	nsk->sndq = RB_ROOT;
+	nsk->ooo = RB_ROOT;
 	INIT_LIST_HEAD(&nsk->pq_node);
 	nsk->isn = get_random_u32();
 	nsk->snd_una = nsk->isn;
@@ -116,7 +117,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	ndp_rto_stop(sk);
 	ndp_purge_sndq(sk);
-	__skb_queue_purge(&nsk->ooo);
+	ndp_purge_ooo(nsk);
 	ndp_pull_detach(sk);
 	ndp_tw_add(sk);
 	ndp_conn_unhash(sk);
@@ -190,7 +191,8 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 	if (cb->psn - nsk->isn < nsk->syn_window)
 		cb->flags |= NDP_F_SYN;
 	nsk->snd_bytes += skb->len;
-	__skb_queue_tail(&nsk->sndq, skb);
+	ndp_rb_insert(&nsk->sndq, skb);	/* the highest psn: never present */
+	WRITE_ONCE(nsk->sndq_len, nsk->sndq_len + 1);
 	if (!nsk->send_head)
 		nsk->send_head = skb;
 	sk_wmem_queued_add(sk, skb->truesize);
@@ -283,9 +285,20 @@ static void ndp_write_space(struct sock *sk)
 	rcu_read_unlock();
 }
 
+/* The routes cached for steered paths go with the socket (output.c). */
+static void ndp_sk_destruct(struct sock *sk)
+{
+	ndp_dst_release_all(sk);
+	if (sk->sk_family == AF_INET6)
+		inet6_sock_destruct(sk);
+	else
+		inet_sock_destruct(sk);
+}
+
 static int ndp_init_sock(struct sock *sk)
 {
 	ndp_sock_init_state(sk);
+	sk->sk_destruct = ndp_sk_destruct;
 	sk->sk_write_space = ndp_write_space;
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 	/* Lookups run under RCU (hash.c): free after a grace period. */
@@ -752,7 +765,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			break;
 		if (!sk_stream_memory_free(sk))
 			goto wait_memory;
-		size = min_t(size_t, len - copied, nsk->mss);
+		size = min_t(size_t, len - copied, READ_ONCE(nsk->mss));
 		/* Order-0 pages: truesize close to the payload size. */
 		skb = alloc_skb_with_frags(NDP_HEADROOM, size, 0, &err,
 					   sk->sk_allocation);
@@ -767,12 +780,11 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		skb->data_len = size;
 		skb->len = size;
 		memset(skb->cb, 0, sizeof(skb->cb));
-		err = skb_copy_datagram_from_iter(skb, 0, &msg->msg_iter, size);
+		err = ndp_copy_csum_from_iter(skb, &msg->msg_iter);
 		if (err) {
 			kfree_skb(skb);
 			goto out_err;
 		}
-		NDP_SKB_CB(skb)->pcsum = csum_fold(skb_checksum(skb, 0, size, 0));
 
 		spin_lock_bh(&nsk->lock);
 		if (nsk->dead) {

@@ -27,7 +27,8 @@
  * net.ndp.rto_max_us.  Acknowledged progress resets the timeout to
  * rto_min_us; progress (something of ours newly acknowledged or NACKed,
  * a valid pull) resets the expiry count.  After NDP_RTO_RETRIES expiries
- * in a row without progress, the connection fails with ETIMEDOUT.  An
+ * in a row without progress, the connection fails with ETIMEDOUT (or the
+ * soft error an ICMP unreachable left, ndp_rcv_icmp()).  An
  * orphan (closed by its application) is reset after
  * net.ndp.orphan_retries expiries in a row without an acknowledgment.
  *
@@ -114,7 +115,7 @@ static void ndp_rto_fire(struct timer_list *t)
 			ndp_embryonic_expire(sk, &expired);
 		goto out;
 	}
-	if (nsk->dead || skb_queue_empty(&nsk->sndq))
+	if (nsk->dead || RB_EMPTY_ROOT(&nsk->sndq))
 		goto out;
 	if (timer_pending(&nsk->rto_timer))
 		goto out;	/* re-armed meanwhile */
@@ -139,7 +140,9 @@ static void ndp_rto_fire(struct timer_list *t)
 		}
 	}
 	if (++nsk->retries > NDP_RTO_RETRIES) {
-		ndp_set_error(sk, ETIMEDOUT, &xmitq);
+		/* An ICMP error said why, as TCP reports it (input.c). */
+		ndp_set_error(sk, READ_ONCE(sk->sk_err_soft) ? : ETIMEDOUT,
+			      &xmitq);
 		goto out;
 	}
 	if (nsk->orphan &&

@@ -1,0 +1,121 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Path MTU: a sender and a receiver behind a router namespace whose link
+# towards the receiver has a smaller MTU than the hosts' links.  The
+# sender's first packets are too big; the router answers with ICMP
+# "fragmentation needed" (IPv4, 9000 -> 1500) or "packet too big" (IPv6,
+# 1500 -> 1280):
+#
+#   v4 / v6 transfer    completes sha256-intact (ndp_xfer) and the sender's
+#                       PmtuEvents counter moved; its route learnt the MTU;
+#   spoofed ICMP        a forged "fragmentation needed" (MTU 1000) quoting
+#                       the ports of a live connection with a wrong nonce
+#                       changes nothing: IcmpIgnored moves, PmtuEvents does
+#                       not, the route keeps its MTU, the transfer
+#                       completes intact;
+#   host unreachable    a connection to an address the router cannot
+#                       resolve fails with EHOSTUNREACH (the ICMP's soft
+#                       error), not ETIMEDOUT; IcmpSoftErrors moved.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+[ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "the PMTU counters are NDP-only"
+xfer_setup
+ndp_lib_require_cmd python3
+
+DP="python3 $NDP_LIB_DIR/ndp_dp.py"
+# Bytes per transfer (NDP_PMTU_SIZE): 4M, 1M on the debug kernel.
+case "$(uname -r)" in
+*-ndp-debug*) size=${NDP_PMTU_SIZE:-1M} ;;
+*) size=${NDP_PMTU_SIZE:-4M} ;;
+esac
+
+# pmtu FAMILY HOST_MTU NARROW_MTU DST
+pmtu()
+{
+	local fa=$1 dst=$4 before after
+
+	NDP_MTU=$2 ndp_lib_topo_switch 1 || return 1
+	ip -n "$ns_sw" link set tr mtu "$3"
+	sleep 0.5
+	before=$(xfer_stats "$ns_h1")
+	ndp_lib_check "v$fa $2 -> $3: transfer intact" \
+		xfer_run "$ns_h1" "$ns_rx" "$dst" "$fa" "$size" 0
+	after=$(xfer_stats "$ns_h1")
+	xfer_expect_moved "v$fa $2 -> $3: PmtuEvents moved" "$before" "$after" \
+		"$ns_h1" PmtuEvents
+	ndp_lib_info "v$fa: resent $(xfer_delta "$before" "$after" "$ns_h1" PmtuResent)," \
+		"fragmented $(xfer_delta "$before" "$after" "$ns_h1" OutFragmented)"
+	if [ "$fa" = 4 ]; then
+		ndp_lib_check "v4 route learnt mtu $3" \
+			bash -c "ip -n $ns_h1 route get $dst | grep -q 'mtu $3'"
+	else
+		ndp_lib_check "v6 route learnt mtu $3" \
+			bash -c "ip -n $ns_h1 -6 route get $dst | grep -q 'mtu $3'"
+	fi
+}
+
+spoofed()
+{
+	local d=$XFER_TMP/spoof port=$(xfer_next_port) spid cpid before after
+	local sport=$((port + 1000))
+
+	mkdir -p "$d"
+	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	sleep 0.5
+	ip netns exec "$ns_rx" $DP server 4 "$port" >"$d/s" 2>"$d/se" &
+	spid=$!
+	xfer_wait_file "$d/se" listening 10
+	ip netns exec "$ns_h1" $DP client 4 10.0.100.1 "$port" "$(xfer_bytes "$size")" \
+		sport="$sport" pause="$d" >"$d/c" 2>&1 &
+	cpid=$!
+	for _ in $(seq 600); do
+		[ -e "$d/half" ] && break
+		sleep 0.05
+	done
+	before=$(xfer_stats "$ns_h1")
+	# Any nonce but the connection's: 2^32 - 1 guesses out of 2^32 miss.
+	ip netns exec "$ns_sw" $DP spoof 10.0.1.1 10.0.100.1 "$sport" "$port" \
+		0x5eed5eed 1000 >/dev/null
+	sleep 0.5
+	after=$(xfer_stats "$ns_h1")
+	touch "$d/go"
+	wait "$cpid"
+	wait "$spid"
+	ndp_lib_expect_eq "spoofed ICMP: ignored" 1 \
+		"$(xfer_delta "$before" "$after" "$ns_h1" IcmpIgnored)"
+	ndp_lib_expect_eq "spoofed ICMP: no PMTU event" 0 \
+		"$(xfer_delta "$before" "$after" "$ns_h1" PmtuEvents)"
+	ndp_lib_check "spoofed ICMP: route mtu unchanged" \
+		bash -c "! ip -n $ns_h1 route get 10.0.100.1 | grep -q 'mtu 1000'"
+	read -r cs cn cd <"$d/c"
+	read -r ss sn sd <"$d/s"
+	ndp_lib_check "spoofed ICMP: transfer intact" \
+		test "$cs $ss $cn $cd" = "ok ok $sn $sd"
+}
+
+# An unreachable host behind the router: its ICMP host unreachable (after
+# the router's ARP gives up) is the connection's soft error, which the
+# timeout reports instead of ETIMEDOUT, as TCP.
+unreachable()
+{
+	local before after
+
+	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	ip netns exec "$ns_h1" sysctl -qw net.ndp.rto_max_us=500000 || return 1
+	before=$(xfer_stats "$ns_h1")
+	ndp_lib_check "host unreachable: EHOSTUNREACH, not ETIMEDOUT" \
+		ip netns exec "$ns_h1" $DP unreach 4 10.0.100.99 "$(xfer_next_port)" EHOSTUNREACH
+	after=$(xfer_stats "$ns_h1")
+	xfer_expect_moved "host unreachable: IcmpSoftErrors moved" "$before" \
+		"$after" "$ns_h1" IcmpSoftErrors
+}
+
+ndp_lib_plan 13
+pmtu 4 9000 1500 10.0.100.1 || ndp_lib_fail "v4 topology"
+pmtu 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 topology"
+spoofed || ndp_lib_fail "spoof topology"
+unreachable || ndp_lib_fail "unreachable topology"
+ndp_lib_check "no kernel splat" ndp_lib_dmesg_clean
+ndp_lib_done
