@@ -16,6 +16,7 @@
 #include <net/sock.h>
 #include <net/inet_sock.h>
 #include <linux/ipv6.h>
+#include <linux/inet_diag.h>
 #include <net/sock.h>
 
 /*
@@ -98,6 +99,43 @@ static inline void ndp_compat_clear_fl_list(struct sock *newsk)
 #else
 	if (inet_sk(newsk)->pinet6)
 		RCU_INIT_POINTER(inet_sk(newsk)->pinet6->ipv6_fl_list, NULL);
+#endif
+}
+
+/*
+ * struct proto.ioctl: since 6.5 the core copies the result to user space
+ * (sk_ioctl()); before, the protocol wrote to the user pointer itself.
+ */
+int ndp_ioctl(struct sock *sk, int cmd, int *karg);
+#if KERNEL_VERSION(6, 5, 0) <= LINUX_VERSION_CODE
+static inline int ndp_compat_ioctl(struct sock *sk, int cmd, int *karg)
+{
+	return ndp_ioctl(sk, cmd, karg);
+}
+#else
+static inline int ndp_compat_ioctl(struct sock *sk, int cmd,
+				   unsigned long arg)
+{
+	int karg, err;
+
+	err = ndp_ioctl(sk, cmd, &karg);
+	if (err)
+		return err;
+	return put_user(karg, (int __user *)arg);
+}
+#endif
+
+/*
+ * struct inet_diag_handler gained .owner in 6.9 (the module is pinned
+ * while a dump runs); 6.1 serialised dumps and unregistration with a
+ * mutex instead.
+ */
+struct inet_diag_handler;
+static inline void ndp_compat_diag_owner(struct inet_diag_handler *h,
+					 struct module *owner)
+{
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
+	h->owner = owner;
 #endif
 }
 

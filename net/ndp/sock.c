@@ -50,6 +50,8 @@
 #include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
+#include <linux/sockios.h>
+#include <asm/ioctls.h>
 #include <net/inet_common.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
@@ -425,6 +427,132 @@ static int ndp_setsockopt(struct sock *sk, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
+/* Bytes waiting to be read; lock_sock() held (recvmsg moves offsets). */
+static u32 ndp_rcvq_bytes(struct sock *sk)
+{
+	struct sk_buff_head *q = &sk->sk_receive_queue;
+	struct sk_buff *skb;
+	unsigned long flags;
+	u64 bytes = 0;
+
+	sock_owned_by_me(sk);
+	spin_lock_irqsave(&q->lock, flags);
+	skb_queue_walk(q, skb)
+		bytes += skb->len - NDP_SKB_CB(skb)->offset;
+	spin_unlock_irqrestore(&q->lock, flags);
+	return min_t(u64, bytes, INT_MAX);
+}
+
+/* Payload in the send queue: all of it, or only what was never sent. */
+static u32 ndp_sndq_bytes(struct ndp_sock *nsk, bool unsent_only)
+{
+	struct sk_buff *skb;
+	u64 bytes = 0;
+
+	lockdep_assert_held(&nsk->lock);
+	skb = unsent_only ? nsk->send_head : skb_peek(&nsk->sndq);
+	if (!skb)
+		return 0;
+	skb_queue_walk_from(&nsk->sndq, skb)
+		if (!NDP_SKB_CB(skb)->acked)
+			bytes += skb->len;
+	return min_t(u64, bytes, INT_MAX);
+}
+
+/**
+ * ndp_get_info - fill struct ndp_info for NDP_INFO and sock_diag
+ * @sk: the socket; process context, no lock held.
+ * @info: filled completely.
+ * @secrets: the caller may see the connection nonce (CAP_NET_ADMIN).
+ */
+void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	bool slow;
+
+	BUILD_BUG_ON(sizeof(struct ndp_info) != 144);
+	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_bytes_sent) != 8);
+	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_nonce) != 24);
+	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_pulls_sent) != 140);
+
+	memset(info, 0, sizeof(*info));
+	info->ndpi_version = NDP_INFO_VERSION;
+	slow = lock_sock_fast(sk);
+	info->ndpi_state = sk->sk_state;
+	if (sk->sk_state == TCP_LISTEN) {
+		/* As TCP: the accept queue and its limit. */
+		info->ndpi_rcvq_bytes = READ_ONCE(sk->sk_ack_backlog);
+		info->ndpi_sndq_bytes = READ_ONCE(sk->sk_max_ack_backlog);
+		unlock_sock_fast(sk, slow);
+		return;
+	}
+	info->ndpi_rcvq_bytes = ndp_rcvq_bytes(sk);
+	info->ndpi_bytes_received = nsk->bytes_read;
+
+	spin_lock_bh(&nsk->lock);
+	info->ndpi_flags = (nsk->passive ? NDP_INFO_F_PASSIVE : 0) |
+			   (nsk->addr_ok ? NDP_INFO_F_ADDR_OK : 0) |
+			   (nsk->peer_synced ? NDP_INFO_F_PEER_SYNCED : 0) |
+			   (nsk->fin_queued ? NDP_INFO_F_FIN_SENT : 0) |
+			   (nsk->fin_acked ? NDP_INFO_F_FIN_ACKED : 0) |
+			   (nsk->fin_rcvd ? NDP_INFO_F_FIN_RCVD : 0) |
+			   (nsk->orphan ? NDP_INFO_F_ORPHAN : 0);
+	info->ndpi_paths = nsk->mp_len;
+	info->ndpi_mss = nsk->mss;
+	info->ndpi_nonce = secrets ? nsk->nonce : 0;
+	info->ndpi_rto_us = nsk->rto_us;
+	info->ndpi_backoff = nsk->retries;
+	info->ndpi_pull_gap_us = jiffies_to_usecs(nsk->pull_gap8 / 8);
+	info->ndpi_snd_una = nsk->snd_una;
+	info->ndpi_snd_nxt = nsk->snd_nxt;
+	info->ndpi_rcv_nxt = nsk->rcv_nxt;
+	info->ndpi_rcv_high = nsk->rcv_high;
+	info->ndpi_sndq_pkts = nsk->snd_nxt - nsk->snd_una;
+	info->ndpi_unsent_pkts = nsk->send_head ?
+		nsk->snd_nxt - NDP_SKB_CB(nsk->send_head)->psn : 0;
+	info->ndpi_rtx_pending = nsk->rtx_pending;
+	info->ndpi_ooo_pkts = skb_queue_len(&nsk->ooo);
+	info->ndpi_sndq_bytes = ndp_sndq_bytes(nsk, false);
+	info->ndpi_credit = nsk->credit;
+	info->ndpi_pull_pending = nsk->pull_pending;
+	info->ndpi_bytes_sent = nsk->snd_bytes;
+	info->ndpi_data_sent = nsk->tx_data;
+	info->ndpi_rtx_nack = nsk->st_rtx_nack;
+	info->ndpi_rtx_timeout = nsk->st_rtx_timeout;
+	info->ndpi_rtx_rts = nsk->st_rtx_rts;
+	info->ndpi_rtos = nsk->st_rtos;
+	info->ndpi_acks_rcvd = nsk->st_acks_rcvd;
+	info->ndpi_nacks_rcvd = nsk->st_nacks_rcvd;
+	info->ndpi_rts_rcvd = nsk->st_rts_rcvd;
+	info->ndpi_pulls_rcvd = nsk->pull_seen;
+	info->ndpi_data_rcvd = nsk->st_data_rcvd;
+	info->ndpi_trims_rcvd = nsk->st_trims_rcvd;
+	info->ndpi_nacks_sent = nsk->st_nacks_sent;
+	spin_unlock_bh(&nsk->lock);
+	unlock_sock_fast(sk, slow);
+}
+EXPORT_SYMBOL_GPL(ndp_get_info);
+
+/* getsockopt(SOL_NDP, NDP_INFO): a prefix of struct ndp_info, as TCP_INFO. */
+static int ndp_getsockopt_info(struct sock *sk, char __user *optval,
+			       int __user *optlen)
+{
+	struct ndp_info info;
+	int len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	/* The nonce lets its holder forge packets of the connection. */
+	ndp_get_info(sk, &info,
+		     ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN));
+	len = min_t(unsigned int, len, sizeof(info));
+	if (put_user(len, optlen) || copy_to_user(optval, &info, len))
+		return -EFAULT;
+	return 0;
+}
+
 static int ndp_getsockopt(struct sock *sk, int level, int optname,
 			  char __user *optval, int __user *optlen)
 {
@@ -432,7 +560,74 @@ static int ndp_getsockopt(struct sock *sk, int level, int optname,
 		return ip_getsockopt(sk, level, optname, optval, optlen);
 	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
 		return ipv6_getsockopt(sk, level, optname, optval, optlen);
+	if (level != SOL_NDP)
+		return -ENOPROTOOPT;
+	switch (optname) {
+	case NDP_INFO:
+		return ndp_getsockopt_info(sk, optval, optlen);
+	}
 	return -ENOPROTOOPT;
+}
+
+/*
+ * SIOCINQ (FIONREAD): bytes waiting to be read; SIOCOUTQ: payload not yet
+ * acknowledged; SIOCOUTQNSD: payload never sent.  EINVAL on a listener,
+ * as TCP.
+ */
+int ndp_ioctl(struct sock *sk, int cmd, int *karg)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	bool slow;
+
+	switch (cmd) {
+	case SIOCINQ:
+		if (inet_sk_state_load(sk) == TCP_LISTEN)
+			return -EINVAL;
+		slow = lock_sock_fast(sk);
+		*karg = ndp_rcvq_bytes(sk);
+		unlock_sock_fast(sk, slow);
+		return 0;
+	case SIOCOUTQ:
+	case SIOCOUTQNSD:
+		if (inet_sk_state_load(sk) == TCP_LISTEN)
+			return -EINVAL;
+		spin_lock_bh(&nsk->lock);
+		*karg = ndp_sndq_bytes(nsk, cmd == SIOCOUTQNSD);
+		spin_unlock_bh(&nsk->lock);
+		return 0;
+	}
+	return -ENOIOCTLCMD;
+}
+
+/*
+ * sock_diag SOCK_DESTROY (ss -K): abort a connection as TCP does, with
+ * an RST to the peer and ECONNABORTED for the application.  Listeners
+ * are not destroyed (EOPNOTSUPP): closing them is their owner's call.
+ */
+int ndp_diag_destroy_sk(struct sock *sk, int err)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+	int ret = 0;
+
+	__skb_queue_head_init(&xmitq);
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	spin_lock_bh(&nsk->lock);
+	if (!nsk->dead) {
+		WRITE_ONCE(sk->sk_err, err);
+		ndp_abort(sk, &xmitq);
+		if (!sock_flag(sk, SOCK_DEAD))
+			sk_error_report(sk);
+	}
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+out:
+	release_sock(sk);
+	return ret;
 }
 
 struct proto ndp_prot = {
@@ -443,6 +638,8 @@ struct proto ndp_prot = {
 	.close		= ndp_close,
 	.setsockopt	= ndp_setsockopt,
 	.getsockopt	= ndp_getsockopt,
+	.ioctl		= ndp_compat_ioctl,
+	.diag_destroy	= ndp_diag_destroy_sk,
 	.hash		= ndp_hash,
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
@@ -463,6 +660,8 @@ struct proto ndpv6_prot = {
 	.close		= ndp_close,
 	.setsockopt	= ndp_setsockopt,
 	.getsockopt	= ndp_getsockopt,
+	.ioctl		= ndp_compat_ioctl,
+	.diag_destroy	= ndp_diag_destroy_sk,
 	.hash		= ndp_hash,
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
@@ -871,6 +1070,7 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 				break;
 			}
 			copied += chunk;
+			nsk->bytes_read += chunk;
 			cb->offset += chunk;
 			if (cb->offset >= skb->len) {
 				skb_unlink(skb, &sk->sk_receive_queue);
@@ -1013,7 +1213,7 @@ const struct proto_ops ndp_inet_ops = {
 	.accept		= ndp_compat_accept,
 	.getname	= inet_getname,
 	.poll		= ndp_poll,
-	.ioctl		= sock_no_ioctl,
+	.ioctl		= inet_ioctl,
 	.listen		= ndp_listen,
 	.shutdown	= ndp_shutdown,
 	.setsockopt	= sock_common_setsockopt,
@@ -1033,7 +1233,7 @@ const struct proto_ops ndp_inet6_ops = {
 	.accept		= ndp_compat_accept,
 	.getname	= inet6_getname,
 	.poll		= ndp_poll,
-	.ioctl		= sock_no_ioctl,
+	.ioctl		= inet6_ioctl,
 	.listen		= ndp_listen,
 	.shutdown	= ndp_shutdown,
 	.setsockopt	= sock_common_setsockopt,
