@@ -158,9 +158,16 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 		return;
 	if (nsk->nonce) {
 		/* Our oldest unacknowledged psn: the peer checks it against
-		 * what it expects from us (input.c, ndp_rst_ok()).
+		 * what it expects from us (input.c, ndp_rst_ok()).  A peer
+		 * that never reported on our data may not know our psns (we
+		 * only received): then name its last in-order packet, which
+		 * ndp_rst_ok() takes as a report on its own data.
 		 */
-		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, nsk->snd_una);
+		u32 psn = nsk->snd_una;
+
+		if (!nsk->peer_synced && nsk->st_data_rcvd)
+			psn = nsk->rcv_nxt - 1;
+		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, psn);
 		if (skb) {
 			__skb_queue_tail(xmitq, skb);
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTRSTS);
