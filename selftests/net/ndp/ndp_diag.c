@@ -60,6 +60,8 @@ static const char *errname(int e)
 
 static socklen_t fill_addr(struct sockaddr_storage *ss, int fam, int port)
 {
+	struct sockaddr_in6 *a6;
+
 	memset(ss, 0, sizeof(*ss));
 	if (fam == 4) {
 		struct sockaddr_in *a = (struct sockaddr_in *)ss;
@@ -68,14 +70,12 @@ static socklen_t fill_addr(struct sockaddr_storage *ss, int fam, int port)
 		a->sin_port = htons(port);
 		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		return sizeof(*a);
-	} else {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons(port);
-		a->sin6_addr = in6addr_loopback;
-		return sizeof(*a);
 	}
+	a6 = (struct sockaddr_in6 *)ss;
+	a6->sin6_family = AF_INET6;
+	a6->sin6_port = htons(port);
+	a6->sin6_addr = in6addr_loopback;
+	return sizeof(*a6);
 }
 
 static int get_port(int fd)
@@ -158,6 +158,8 @@ static int get_info(int fd, struct ndp_info *info)
 	return len;
 }
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define F(x)	{ #x, offsetof(struct ndp_info, ndpi_##x), \
 		  sizeof(((struct ndp_info *)0)->ndpi_##x) }
 static const struct {
@@ -189,7 +191,7 @@ static void print_info(const char *who, const struct ndp_info *info)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
 		printf("%s.%s=%llu\n", who, fields[i].name, field(info, i));
 }
 
