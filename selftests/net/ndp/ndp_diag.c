@@ -11,6 +11,12 @@
  *	and /proc/net/ndp_stat ("stat.<Name>"), read while the connection
  *	is quiet so that counters of both can be compared.
  *
+ *   ndp_diag xfer 4|6 BYTES ADDR NETNS
+ *	the same transfer from a client in network namespace NETNS (a
+ *	path such as /run/netns/NAME) to a listener on ADDR in the current
+ *	one, read at once (no queue checks); the client's namespace's
+ *	counters are printed as "cstat.<Name>".
+ *
  *   ndp_diag hold 4|6 PORT BYTES
  *	a listener on PORT, a client connected to it that wrote BYTES the
  *	server has not read, all acknowledged; prints "ready CLIENTPORT",
@@ -19,9 +25,13 @@
  *	after reading what it held, "server_err=NAME"; then keeps the
  *	listener open (up to 120 s, or until killed).
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +88,14 @@ static socklen_t fill_addr(struct sockaddr_storage *ss, int fam, int port)
 	return sizeof(*a6);
 }
 
+/* The address inside @ss, of family @af. */
+static void *addr_of(struct sockaddr_storage *ss, int af)
+{
+	if (af == AF_INET)
+		return &((struct sockaddr_in *)ss)->sin_addr;
+	return &((struct sockaddr_in6 *)ss)->sin6_addr;
+}
+
 static int get_port(int fd)
 {
 	struct sockaddr_storage ss;
@@ -90,40 +108,78 @@ static int get_port(int fd)
 	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
 }
 
-/* Listener, client connected to it with @bytes written, server end. */
-static void setup(int fam, int port, int bytes, int *lfd, int *cfd, int *sfd)
+/* The client writes from a thread: the server may have to read first. */
+static pthread_t sender;
+static int send_fd, send_len;
+
+static void *send_all(void *arg)
 {
-	int af = fam == 4 ? AF_INET : AF_INET6;
-	struct sockaddr_storage ss;
-	socklen_t len;
-	char *buf;
+	char *buf = malloc(send_len);
 	int off;
 
-	*lfd = socket(af, SOCK_NDP, 0);
-	if (*lfd < 0)
-		die("socket");
-	len = fill_addr(&ss, fam, port);
-	if (bind(*lfd, (struct sockaddr *)&ss, len) || listen(*lfd, 8))
-		die("bind/listen");
-	*cfd = socket(af, SOCK_NDP, 0);
-	if (*cfd < 0)
-		die("socket");
-	len = fill_addr(&ss, fam, get_port(*lfd));
-	if (connect(*cfd, (struct sockaddr *)&ss, len))
-		die("connect");
-	buf = malloc(bytes);
 	if (!buf)
 		die("malloc");
-	for (off = 0; off < bytes; off++)
+	for (off = 0; off < send_len; off++)
 		buf[off] = (char)(off * 7 + 1);
-	for (off = 0; off < bytes;) {
-		ssize_t n = send(*cfd, buf + off, bytes - off, 0);
+	for (off = 0; off < send_len;) {
+		ssize_t n = send(send_fd, buf + off, send_len - off, 0);
 
 		if (n <= 0)
 			die("send");
 		off += n;
 	}
 	free(buf);
+	return NULL;
+}
+
+/* Client end of the remote mode: its namespace and that one's counters. */
+static const char *remote_addr, *remote_ns;
+static int cstat_fd = -1;
+
+/*
+ * Listener, client connected to it with @bytes written, server end.
+ * Loopback, or (remote mode) a client socket made in another namespace.
+ */
+static void setup(int fam, int port, int bytes, int *lfd, int *cfd, int *sfd)
+{
+	int af = fam == 4 ? AF_INET : AF_INET6;
+	struct sockaddr_storage ss;
+	int here, there;
+	socklen_t len;
+
+	*lfd = socket(af, SOCK_NDP, 0);
+	if (*lfd < 0)
+		die("socket");
+	len = fill_addr(&ss, fam, port);
+	if (remote_addr)	/* the wildcard address */
+		memset(addr_of(&ss, af), 0, af == AF_INET ? 4 : 16);
+	if (bind(*lfd, (struct sockaddr *)&ss, len) || listen(*lfd, 8))
+		die("bind/listen");
+	len = fill_addr(&ss, fam, get_port(*lfd));
+	if (remote_addr) {
+		here = open("/proc/self/ns/net", O_RDONLY);
+		there = open(remote_ns, O_RDONLY);
+		if (here < 0 || there < 0 || setns(there, CLONE_NEWNET))
+			die("setns");
+		*cfd = socket(af, SOCK_NDP, 0);
+		cstat_fd = open("/proc/net/ndp_stat", O_RDONLY);
+		if (setns(here, CLONE_NEWNET) || cstat_fd < 0)
+			die("setns back");
+		close(here);
+		close(there);
+		if (inet_pton(af, remote_addr, addr_of(&ss, af)) != 1)
+			die("address");
+	} else {
+		*cfd = socket(af, SOCK_NDP, 0);
+	}
+	if (*cfd < 0)
+		die("socket");
+	if (connect(*cfd, (struct sockaddr *)&ss, len))
+		die("connect");
+	send_fd = *cfd;
+	send_len = bytes;
+	if (pthread_create(&sender, NULL, send_all, NULL))
+		die("pthread_create");
 	*sfd = accept(*lfd, NULL, NULL);
 	if (*sfd < 0)
 		die("accept");
@@ -195,17 +251,37 @@ static void print_info(const char *who, const struct ndp_info *info)
 		printf("%s.%s=%llu\n", who, fields[i].name, field(info, i));
 }
 
-static size_t read_stat(char *buf, size_t len)
+/* /proc/net/ndp_stat of this namespace, or through @fd (opened elsewhere). */
+static size_t read_stat(int fd, char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/net/ndp_stat", "r");
-	size_t n;
+	ssize_t n, got = 0;
+	int own = fd < 0;
 
-	if (!f)
+	if (own)
+		fd = open("/proc/net/ndp_stat", O_RDONLY);
+	if (fd < 0 || lseek(fd, 0, SEEK_SET))
 		die("/proc/net/ndp_stat");
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return n;
+	while ((n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	buf[got] = 0;
+	if (own)
+		close(fd);
+	return got;
+}
+
+static void print_stat(const char *who, char *st)
+{
+	char *p, *line;
+
+	for (line = strtok_r(st, "\n", &p); line;
+	     line = strtok_r(NULL, "\n", &p)) {
+		char *sp = strchr(line, ' ');
+
+		if (sp) {
+			*sp = 0;
+			printf("%s.%s=%s\n", who, line, sp + 1);
+		}
+	}
 }
 
 /* NDP_INFO with @len: returned length, or -errno. */
@@ -220,13 +296,14 @@ static int info_len(int fd, int len, void *buf)
 
 static int do_xfer(int fam, int bytes)
 {
+	static char st1[16384], st2[16384], ct1[16384], ct2[16384];
 	struct ndp_info ci, si, ci2, si2, full;
-	static char st1[16384], st2[16384];
 	char big[sizeof(full) + 64];
 	int lfd, cfd, sfd, v, got, i;
-	char *p, *line;
 
 	setup(fam, 0, bytes, &lfd, &cfd, &sfd);
+	if (remote_addr)
+		goto read_all;
 
 	/* Queues: nothing read yet, everything acknowledged. */
 	printf("inq=%d\n", wait_ioctl(sfd, SIOCINQ, bytes));
@@ -262,6 +339,7 @@ static int do_xfer(int fam, int bytes)
 	got = get_info(lfd, &full);
 	printf("listen_state=%u\n", full.ndpi_state);
 
+read_all:
 	/* Read and check everything; then wait for a quiet moment. */
 	for (got = 0; got < bytes;) {
 		char buf[4096];
@@ -279,30 +357,31 @@ static int do_xfer(int fam, int bytes)
 		got += n;
 	}
 	printf("data_ok=1\n");
+	pthread_join(sender, NULL);
 	printf("inq_after=%d\n", wait_ioctl(sfd, SIOCINQ, 0));
 	for (i = 0; i < 200; i++) {
-		read_stat(st1, sizeof(st1));
+		read_stat(-1, st1, sizeof(st1));
+		if (cstat_fd >= 0)
+			read_stat(cstat_fd, ct1, sizeof(ct1));
 		get_info(cfd, &ci);
 		get_info(sfd, &si);
 		usleep(50000);
 		get_info(cfd, &ci2);
 		get_info(sfd, &si2);
-		read_stat(st2, sizeof(st2));
+		read_stat(-1, st2, sizeof(st2));
+		if (cstat_fd >= 0)
+			read_stat(cstat_fd, ct2, sizeof(ct2));
 		if (!strcmp(st1, st2) && !memcmp(&ci, &ci2, sizeof(ci)) &&
-		    !memcmp(&si, &si2, sizeof(si)))
+		    !memcmp(&si, &si2, sizeof(si)) &&
+		    (cstat_fd < 0 || !strcmp(ct1, ct2)))
 			break;
 	}
 	printf("quiet=%d\n", i < 200);
 	print_info("client", &ci);
 	print_info("server", &si);
-	for (line = strtok_r(st1, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
-		char *sp = strchr(line, ' ');
-
-		if (sp) {
-			*sp = 0;
-			printf("stat.%s=%s\n", line, sp + 1);
-		}
-	}
+	print_stat("stat", st1);
+	if (cstat_fd >= 0)
+		print_stat("cstat", ct1);
 	close(cfd);
 	close(sfd);
 	close(lfd);
@@ -318,6 +397,7 @@ static int do_hold(int fam, int port, int bytes)
 	ssize_t n;
 
 	setup(fam, port, bytes, &lfd, &cfd, &sfd);
+	pthread_join(sender, NULL);
 	wait_ioctl(sfd, SIOCINQ, bytes);
 	wait_ioctl(cfd, SIOCOUTQ, 0);
 	printf("ready %d\n", get_port(cfd));
@@ -351,10 +431,15 @@ static int do_hold(int fam, int port, int bytes)
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 4 && !strcmp(argv[1], "xfer"))
+	if ((argc == 4 || argc == 6) && !strcmp(argv[1], "xfer")) {
+		if (argc == 6) {
+			remote_addr = argv[4];
+			remote_ns = argv[5];
+		}
 		return do_xfer(atoi(argv[2]), atoi(argv[3]));
+	}
 	if (argc == 5 && !strcmp(argv[1], "hold"))
 		return do_hold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: ndp_diag xfer 4|6 BYTES | hold 4|6 PORT BYTES\n");
+	fprintf(stderr, "usage: ndp_diag xfer 4|6 BYTES [ADDR NETNS] | hold 4|6 PORT BYTES\n");
 	return 2;
 }
