@@ -41,7 +41,9 @@ ready()
 	sed -n 's/^ready //p' "$1"
 }
 
+# ndp_diag.ko holds ndp.ko: unload it again for the tests that unload ndp.
 rmmod ndp_diag 2>/dev/null
+ndp_lib_at_exit "rmmod ndp_diag"
 N1 ndp_diag hold 4 7001 3000 >"$tmp/h4" 2>&1 &
 ndp_lib_at_exit "kill $! 2>/dev/null"
 N1 ndp_diag hold 6 7002 5000 >"$tmp/h6" 2>&1 &
