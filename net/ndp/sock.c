@@ -609,7 +609,8 @@ int ndp_ioctl(struct sock *sk, int cmd, int *karg)
 /*
  * sock_diag SOCK_DESTROY (ss -K): abort a connection as TCP does, with
  * an RST to the peer and ECONNABORTED for the application.  Listeners
- * are not destroyed (EOPNOTSUPP): closing them is their owner's call.
+ * are not destroyed (EOPNOTSUPP): closing them is their owner's call; a
+ * socket that is not (or no longer) a connection is left alone.
  */
 int ndp_diag_destroy_sk(struct sock *sk, int err)
 {
@@ -624,7 +625,7 @@ int ndp_diag_destroy_sk(struct sock *sk, int err)
 		goto out;
 	}
 	spin_lock_bh(&nsk->lock);
-	if (!nsk->dead) {
+	if (!nsk->dead && nsk->nonce) {
 		WRITE_ONCE(sk->sk_err, err);
 		ndp_abort(sk, &xmitq);
 		if (!sock_flag(sk, SOCK_DEAD))
