@@ -475,7 +475,6 @@ static u32 ndp_sndq_bytes(struct ndp_sock *nsk, bool unsent_only)
 void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	bool slow;
 
 	BUILD_BUG_ON(sizeof(struct ndp_info) != 144);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_bytes_sent) != 8);
@@ -484,13 +483,17 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 
 	memset(info, 0, sizeof(*info));
 	info->ndpi_version = NDP_INFO_VERSION;
-	slow = lock_sock_fast(sk);
+	/* lock_sock(), not lock_sock_fast(): the spinlock of the latter
+	 * must not be held while ndp_sock.lock is taken (passive open
+	 * takes them the other way round, in sk_clone_lock()).
+	 */
+	lock_sock(sk);
 	info->ndpi_state = sk->sk_state;
 	if (sk->sk_state == TCP_LISTEN) {
 		/* As TCP: the accept queue and its limit. */
 		info->ndpi_rcvq_bytes = READ_ONCE(sk->sk_ack_backlog);
 		info->ndpi_sndq_bytes = READ_ONCE(sk->sk_max_ack_backlog);
-		unlock_sock_fast(sk, slow);
+		release_sock(sk);
 		return;
 	}
 	info->ndpi_rcvq_bytes = ndp_rcvq_bytes(sk);
@@ -536,7 +539,7 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_trims_rcvd = nsk->st_trims_rcvd;
 	info->ndpi_nacks_sent = nsk->st_nacks_sent;
 	spin_unlock_bh(&nsk->lock);
-	unlock_sock_fast(sk, slow);
+	release_sock(sk);
 }
 EXPORT_SYMBOL_GPL(ndp_get_info);
 
@@ -584,15 +587,14 @@ static int ndp_getsockopt(struct sock *sk, int level, int optname,
 int ndp_ioctl(struct sock *sk, int cmd, int *karg)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	bool slow;
 
 	switch (cmd) {
 	case SIOCINQ:
 		if (inet_sk_state_load(sk) == TCP_LISTEN)
 			return -EINVAL;
-		slow = lock_sock_fast(sk);
+		lock_sock(sk);
 		*karg = ndp_rcvq_bytes(sk);
-		unlock_sock_fast(sk, slow);
+		release_sock(sk);
 		return 0;
 	case SIOCOUTQ:
 	case SIOCOUTQNSD:
