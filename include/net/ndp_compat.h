@@ -17,6 +17,7 @@
 #include <net/genetlink.h>
 #include <net/inet_sock.h>
 #include <linux/ipv6.h>
+#include <linux/inet_diag.h>
 #include <net/sock.h>
 
 /*
@@ -188,6 +189,43 @@ static inline bool ndp_recverr(const struct sock *sk)
 	return inet_test_bit(RECVERR, sk);
 #else
 	return inet_sk(sk)->recverr;
+#endif
+}
+
+/*
+ * struct proto.ioctl: since 6.5 the core copies the result to user space
+ * (sk_ioctl()); before, the protocol wrote to the user pointer itself.
+ */
+int ndp_ioctl(struct sock *sk, int cmd, int *karg);
+#if KERNEL_VERSION(6, 5, 0) <= LINUX_VERSION_CODE
+static inline int ndp_compat_ioctl(struct sock *sk, int cmd, int *karg)
+{
+	return ndp_ioctl(sk, cmd, karg);
+}
+#else
+static inline int ndp_compat_ioctl(struct sock *sk, int cmd,
+				   unsigned long arg)
+{
+	int karg, err;
+
+	err = ndp_ioctl(sk, cmd, &karg);
+	if (err)
+		return err;
+	return put_user(karg, (int __user *)arg);
+}
+#endif
+
+/*
+ * struct inet_diag_handler gained .owner in 6.9 (the module is pinned
+ * while a dump runs); 6.1 serialised dumps and unregistration with a
+ * mutex instead.
+ */
+struct inet_diag_handler;
+static inline void ndp_compat_diag_owner(struct inet_diag_handler *h,
+					 struct module *owner)
+{
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
+	h->owner = owner;
 #endif
 }
 

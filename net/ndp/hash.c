@@ -466,3 +466,40 @@ int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
 	*pos += got;
 	return got;
 }
+EXPORT_SYMBOL_GPL(ndp_conn_batch);
+
+/*
+ * For dumps: the same over the bind table, for the sockets that own a
+ * port but are not connections (listeners; bound, not connected ones).
+ * *@pos counts every entry of the table, so a dump resumes where it
+ * stopped while the table is unchanged.
+ */
+int ndp_bind_batch(struct ndp_net *nn, unsigned long *pos,
+		   struct sock **batch, int n)
+{
+	struct ndp_sock *nsk;
+	unsigned long k = 0;
+	int got = 0;
+	int i;
+
+	spin_lock_bh(&nn->bind_lock);
+	for (i = 0; i < ARRAY_SIZE(nn->bind_hash) && got < n; i++) {
+		hlist_for_each_entry(nsk, &nn->bind_hash[i], bind_node) {
+			if (k < *pos) {
+				k++;
+				continue;
+			}
+			if (got == n)
+				break;
+			k++;
+			if (READ_ONCE(nsk->hashed))
+				continue;
+			sock_hold((struct sock *)nsk);
+			batch[got++] = (struct sock *)nsk;
+		}
+	}
+	spin_unlock_bh(&nn->bind_lock);
+	*pos = k;
+	return got;
+}
+EXPORT_SYMBOL_GPL(ndp_bind_batch);

@@ -242,6 +242,7 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 	struct sk_buff *skb;
 
 	NDP_INC_STATS(net, NDP_MIB_INRTS);
+	nsk->st_rts_rcvd++;
 	skb = ndp_sndq_find(nsk, psn);
 	if (!skb || !ndp_rcv_nack(sk, psn, path, true))
 		return;
@@ -253,6 +254,7 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 		NDP_INC_STATS(net, NDP_MIB_RTSWAITPULL);
 		return;
 	}
+	nsk->st_rtx_rts++;
 	ndp_resend_now(sk, skb, xmitq);
 }
 
@@ -329,6 +331,8 @@ static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
 	}
 	NDP_INC_STATS(net, type == NDP_PKT_ACK ? NDP_MIB_OUTACKS :
 						  NDP_MIB_OUTNACKS);
+	if (type == NDP_PKT_NACK)
+		ndp_sk(sk)->st_nacks_sent++;
 	__skb_queue_tail(xmitq, skb);
 }
 
@@ -497,6 +501,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		}
 	} else {
 		NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
+		nsk->st_trims_rcvd++;
 	}
 
 	if (trimmed) {
@@ -515,6 +520,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 
 	NDP_INC_STATS(net, NDP_MIB_INDATA);
+	nsk->st_data_rcvd++;
 	NDP_SKB_CB(skb)->psn = psn;
 	NDP_SKB_CB(skb)->offset = 0;
 	NDP_SKB_CB(skb)->flags = flags & NDP_F_FIN;
@@ -594,11 +600,13 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	switch (nh->type) {
 	case NDP_PKT_ACK:
 		NDP_INC_STATS(net, NDP_MIB_INACKS);
+		nsk->st_acks_rcvd++;
 		ndp_rcv_owed(nsk, psn);
 		progress = ndp_rcv_ack(sk, true, psn, cum, nh->path);
 		break;
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
+		nsk->st_nacks_rcvd++;
 		ndp_rcv_owed(nsk, psn);
 		progress = ndp_rcv_ack(sk, false, 0, cum, 0);
 		progress |= ndp_rcv_nack(sk, psn, nh->path, false);

@@ -715,6 +715,7 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 			break;
 		if (nsk->rtx_pending && ndp_send_one_rtx(sk, amp, xmitq)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTXNACK);
+			nsk->st_rtx_nack++;
 		} else if (nsk->send_head) {
 			ndp_send_new(sk, amp, xmitq);
 		} else {

@@ -32,10 +32,12 @@
 #include "protocol.h"
 
 unsigned int ndp_ipproto = IPPROTO_NDP;
+EXPORT_SYMBOL_GPL(ndp_ipproto);	/* ndp_diag.ko */
 module_param_named(ipproto, ndp_ipproto, uint, 0444);
 MODULE_PARM_DESC(ipproto, "IP protocol number of NDP (default 253, RFC 3692 experimental)");
 
 unsigned int ndp_net_id __read_mostly;
+EXPORT_SYMBOL_GPL(ndp_net_id);	/* ndp_diag.ko */
 
 /* .protocol is filled in at load time from the ipproto parameter. */
 static struct inet_protosw ndp_protosw[] = {

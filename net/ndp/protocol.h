@@ -371,6 +371,18 @@ struct ndp_dst_slot {
  * @pull_pending: pulls owed to the peer, not yet sent.
  * @pull_bytes: sum of the packet sizes @pull_pending are expected to bring.
  * @pull_ctr: pulls sent so far (&ndphdr.pull).
+ * @bytes_read: bytes the application read (under lock_sock()).
+ * @st_rtx_nack: @st_rtx_timeout: @st_rtx_rts: DATA retransmissions by
+ *	cause (pulled after a NACK, by the RTO, at once after a return to
+ *	sender).
+ * @st_rtos: RTO expiries that resent or probed.
+ * @st_acks_rcvd: @st_nacks_rcvd: @st_rts_rcvd: feedback on our DATA.
+ * @st_data_rcvd: DATA packets accepted.
+ * @st_trims_rcvd: trimmed headers received.
+ * @st_nacks_sent: NACKs sent.
+ *
+ * The st_* counters are written under @lock and read by NDP_INFO and
+ * sock_diag (ndp_get_info()).
  */
 struct ndp_sock {
 	struct inet_sock	inet;
@@ -452,6 +464,18 @@ struct ndp_sock {
 	u32			pull_pending;
 	u64			pull_bytes;
 	u32			pull_ctr;
+
+	u64			bytes_read;
+	u32			st_rtx_nack;
+	u32			st_rtx_timeout;
+	u32			st_rtx_rts;
+	u32			st_rtos;
+	u32			st_acks_rcvd;
+	u32			st_nacks_rcvd;
+	u32			st_rts_rcvd;
+	u32			st_data_rcvd;
+	u32			st_trims_rcvd;
+	u32			st_nacks_sent;
 };
 
 /* ipv6_pinfo must be last: 6.1 finds it from the end of the object. */
@@ -567,6 +591,8 @@ u32 ndp_flow_hashfn(const void *data, u32 len, u32 seed);
 u32 ndp_any_hashfn(const void *data, u32 len, u32 seed);
 int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
 		   struct sock **batch, int n);
+int ndp_bind_batch(struct ndp_net *nn, unsigned long *pos,
+		   struct sock **batch, int n);
 void ndp_conn_unhash(struct sock *sk);
 struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl);
 struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl);
@@ -589,6 +615,8 @@ void ndp_set_error(struct sock *sk, int err, struct sk_buff_head *xmitq);
 void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_abort_child(struct sock *sk);
 void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq);
+void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets);
+int ndp_diag_destroy_sk(struct sock *sk, int err);
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);

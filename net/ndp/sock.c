@@ -50,6 +50,8 @@
 #include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
+#include <linux/sockios.h>
+#include <asm/ioctls.h>
 #include <net/inet_common.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
@@ -157,9 +159,16 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 		return;
 	if (nsk->nonce) {
 		/* Our oldest unacknowledged psn: the peer checks it against
-		 * what it expects from us (input.c, ndp_rst_ok()).
+		 * what it expects from us (input.c, ndp_rst_ok()).  A peer
+		 * that never reported on our data may not know our psns (we
+		 * only received): then name its last in-order packet, which
+		 * ndp_rst_ok() takes as a report on its own data.
 		 */
-		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, nsk->snd_una);
+		u32 psn = nsk->snd_una;
+
+		if (!nsk->peer_synced && nsk->st_data_rcvd)
+			psn = nsk->rcv_nxt - 1;
+		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, psn);
 		if (skb) {
 			__skb_queue_tail(xmitq, skb);
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTRSTS);
@@ -438,6 +447,133 @@ static int ndp_setsockopt(struct sock *sk, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
+/* Bytes waiting to be read; lock_sock() held (recvmsg moves offsets). */
+static u32 ndp_rcvq_bytes(struct sock *sk)
+{
+	struct sk_buff_head *q = &sk->sk_receive_queue;
+	struct sk_buff *skb;
+	unsigned long flags;
+	u64 bytes = 0;
+
+	sock_owned_by_me(sk);
+	spin_lock_irqsave(&q->lock, flags);
+	skb_queue_walk(q, skb)
+		bytes += skb->len - NDP_SKB_CB(skb)->offset;
+	spin_unlock_irqrestore(&q->lock, flags);
+	return min_t(u64, bytes, INT_MAX);
+}
+
+/* Payload in the send queue: all of it, or only what was never sent. */
+static u32 ndp_sndq_bytes(struct ndp_sock *nsk, bool unsent_only)
+{
+	struct sk_buff *skb;
+	u64 bytes = 0;
+
+	lockdep_assert_held(&nsk->lock);
+	skb = unsent_only ? nsk->send_head : skb_rb_first(&nsk->sndq);
+	for (; skb; skb = skb_rb_next(skb))
+		if (!NDP_SKB_CB(skb)->acked)
+			bytes += skb->len;
+	return min_t(u64, bytes, INT_MAX);
+}
+
+/**
+ * ndp_get_info - fill struct ndp_info for NDP_INFO and sock_diag
+ * @sk: the socket; process context, no lock held.
+ * @info: filled completely.
+ * @secrets: the caller may see the connection nonce (CAP_NET_ADMIN).
+ */
+void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	BUILD_BUG_ON(sizeof(struct ndp_info) != 144);
+	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_bytes_sent) != 8);
+	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_nonce) != 24);
+	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_pulls_sent) != 140);
+
+	memset(info, 0, sizeof(*info));
+	info->ndpi_version = NDP_INFO_VERSION;
+	/* lock_sock(), not lock_sock_fast(): the spinlock of the latter
+	 * must not be held while ndp_sock.lock is taken (passive open
+	 * takes them the other way round, in sk_clone_lock()).
+	 */
+	lock_sock(sk);
+	info->ndpi_state = sk->sk_state;
+	if (sk->sk_state == TCP_LISTEN) {
+		/* As TCP: the accept queue and its limit. */
+		info->ndpi_rcvq_bytes = READ_ONCE(sk->sk_ack_backlog);
+		info->ndpi_sndq_bytes = READ_ONCE(sk->sk_max_ack_backlog);
+		release_sock(sk);
+		return;
+	}
+	info->ndpi_rcvq_bytes = ndp_rcvq_bytes(sk);
+	info->ndpi_bytes_received = nsk->bytes_read;
+
+	spin_lock_bh(&nsk->lock);
+	info->ndpi_flags = (nsk->passive ? NDP_INFO_F_PASSIVE : 0) |
+			   (nsk->addr_ok ? NDP_INFO_F_ADDR_OK : 0) |
+			   (nsk->peer_synced ? NDP_INFO_F_PEER_SYNCED : 0) |
+			   (nsk->fin_queued ? NDP_INFO_F_FIN_SENT : 0) |
+			   (nsk->fin_acked ? NDP_INFO_F_FIN_ACKED : 0) |
+			   (nsk->fin_rcvd ? NDP_INFO_F_FIN_RCVD : 0) |
+			   (nsk->orphan ? NDP_INFO_F_ORPHAN : 0);
+	info->ndpi_paths = nsk->mp_len;
+	info->ndpi_mss = nsk->mss;
+	info->ndpi_nonce = secrets ? nsk->nonce : 0;
+	info->ndpi_rto_us = nsk->rto_us;
+	info->ndpi_backoff = nsk->retries;
+	info->ndpi_pull_gap_us = jiffies_to_usecs(nsk->pull_gap8 / 8);
+	info->ndpi_snd_una = nsk->snd_una;
+	info->ndpi_snd_nxt = nsk->snd_nxt;
+	info->ndpi_rcv_nxt = nsk->rcv_nxt;
+	info->ndpi_rcv_high = nsk->rcv_high;
+	info->ndpi_sndq_pkts = nsk->snd_nxt - nsk->snd_una;
+	info->ndpi_unsent_pkts = nsk->send_head ?
+		nsk->snd_nxt - NDP_SKB_CB(nsk->send_head)->psn : 0;
+	info->ndpi_rtx_pending = nsk->rtx_pending;
+	info->ndpi_ooo_pkts = nsk->ooo_len;
+	info->ndpi_sndq_bytes = ndp_sndq_bytes(nsk, false);
+	info->ndpi_credit = nsk->credit;
+	info->ndpi_pull_pending = nsk->pull_pending;
+	info->ndpi_bytes_sent = nsk->snd_bytes;
+	info->ndpi_data_sent = nsk->tx_data;
+	info->ndpi_rtx_nack = nsk->st_rtx_nack;
+	info->ndpi_rtx_timeout = nsk->st_rtx_timeout;
+	info->ndpi_rtx_rts = nsk->st_rtx_rts;
+	info->ndpi_rtos = nsk->st_rtos;
+	info->ndpi_acks_rcvd = nsk->st_acks_rcvd;
+	info->ndpi_nacks_rcvd = nsk->st_nacks_rcvd;
+	info->ndpi_rts_rcvd = nsk->st_rts_rcvd;
+	info->ndpi_pulls_rcvd = nsk->pull_seen;
+	info->ndpi_data_rcvd = nsk->st_data_rcvd;
+	info->ndpi_trims_rcvd = nsk->st_trims_rcvd;
+	info->ndpi_nacks_sent = nsk->st_nacks_sent;
+	spin_unlock_bh(&nsk->lock);
+	release_sock(sk);
+}
+EXPORT_SYMBOL_GPL(ndp_get_info);
+
+/* getsockopt(SOL_NDP, NDP_INFO): a prefix of struct ndp_info, as TCP_INFO. */
+static int ndp_getsockopt_info(struct sock *sk, char __user *optval,
+			       int __user *optlen)
+{
+	struct ndp_info info;
+	int len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	/* The nonce lets its holder forge packets of the connection. */
+	ndp_get_info(sk, &info,
+		     ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN));
+	len = min_t(unsigned int, len, sizeof(info));
+	if (put_user(len, optlen) || copy_to_user(optval, &info, len))
+		return -EFAULT;
+	return 0;
+}
+
 static int ndp_getsockopt(struct sock *sk, int level, int optname,
 			  char __user *optval, int __user *optlen)
 {
@@ -445,7 +581,74 @@ static int ndp_getsockopt(struct sock *sk, int level, int optname,
 		return ip_getsockopt(sk, level, optname, optval, optlen);
 	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
 		return ipv6_getsockopt(sk, level, optname, optval, optlen);
+	if (level != SOL_NDP)
+		return -ENOPROTOOPT;
+	switch (optname) {
+	case NDP_INFO:
+		return ndp_getsockopt_info(sk, optval, optlen);
+	}
 	return -ENOPROTOOPT;
+}
+
+/*
+ * SIOCINQ (FIONREAD): bytes waiting to be read; SIOCOUTQ: payload not yet
+ * acknowledged; SIOCOUTQNSD: payload never sent.  EINVAL on a listener,
+ * as TCP.
+ */
+int ndp_ioctl(struct sock *sk, int cmd, int *karg)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	switch (cmd) {
+	case SIOCINQ:
+		if (inet_sk_state_load(sk) == TCP_LISTEN)
+			return -EINVAL;
+		lock_sock(sk);
+		*karg = ndp_rcvq_bytes(sk);
+		release_sock(sk);
+		return 0;
+	case SIOCOUTQ:
+	case SIOCOUTQNSD:
+		if (inet_sk_state_load(sk) == TCP_LISTEN)
+			return -EINVAL;
+		spin_lock_bh(&nsk->lock);
+		*karg = ndp_sndq_bytes(nsk, cmd == SIOCOUTQNSD);
+		spin_unlock_bh(&nsk->lock);
+		return 0;
+	}
+	return -ENOIOCTLCMD;
+}
+
+/*
+ * sock_diag SOCK_DESTROY (ss -K): abort a connection as TCP does, with
+ * an RST to the peer and ECONNABORTED for the application.  Listeners
+ * are not destroyed (EOPNOTSUPP): closing them is their owner's call; a
+ * socket that is not (or no longer) a connection is left alone.
+ */
+int ndp_diag_destroy_sk(struct sock *sk, int err)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+	int ret = 0;
+
+	__skb_queue_head_init(&xmitq);
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	spin_lock_bh(&nsk->lock);
+	if (!nsk->dead && nsk->nonce) {
+		WRITE_ONCE(sk->sk_err, err);
+		ndp_abort(sk, &xmitq);
+		if (!sock_flag(sk, SOCK_DEAD))
+			sk_error_report(sk);
+	}
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+out:
+	release_sock(sk);
+	return ret;
 }
 
 struct proto ndp_prot = {
@@ -456,6 +659,8 @@ struct proto ndp_prot = {
 	.close		= ndp_close,
 	.setsockopt	= ndp_setsockopt,
 	.getsockopt	= ndp_getsockopt,
+	.ioctl		= ndp_compat_ioctl,
+	.diag_destroy	= ndp_diag_destroy_sk,
 	.hash		= ndp_hash,
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
@@ -476,6 +681,8 @@ struct proto ndpv6_prot = {
 	.close		= ndp_close,
 	.setsockopt	= ndp_setsockopt,
 	.getsockopt	= ndp_getsockopt,
+	.ioctl		= ndp_compat_ioctl,
+	.diag_destroy	= ndp_diag_destroy_sk,
 	.hash		= ndp_hash,
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
@@ -883,6 +1090,7 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 				break;
 			}
 			copied += chunk;
+			nsk->bytes_read += chunk;
 			cb->offset += chunk;
 			if (cb->offset >= skb->len) {
 				skb_unlink(skb, &sk->sk_receive_queue);
@@ -1025,7 +1233,7 @@ const struct proto_ops ndp_inet_ops = {
 	.accept		= ndp_compat_accept,
 	.getname	= inet_getname,
 	.poll		= ndp_poll,
-	.ioctl		= sock_no_ioctl,
+	.ioctl		= inet_ioctl,
 	.listen		= ndp_listen,
 	.shutdown	= ndp_shutdown,
 	.setsockopt	= sock_common_setsockopt,
@@ -1045,7 +1253,7 @@ const struct proto_ops ndp_inet6_ops = {
 	.accept		= ndp_compat_accept,
 	.getname	= inet6_getname,
 	.poll		= ndp_poll,
-	.ioctl		= sock_no_ioctl,
+	.ioctl		= inet6_ioctl,
 	.listen		= ndp_listen,
 	.shutdown	= ndp_shutdown,
 	.setsockopt	= sock_common_setsockopt,

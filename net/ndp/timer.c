@@ -153,10 +153,12 @@ static void ndp_rto_fire(struct timer_list *t)
 		goto out;
 	}
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
+	nsk->st_rtos++;
 	n = ndp_resend_unacked(sk, &xmitq, READ_ONCE(nn->init_window),
 			       jiffies - rto);
 	if (n) {
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_RTXTIMEOUT, n);
+		nsk->st_rtx_timeout += n;
 	} else {
 		/* Pulls were lost: probe with one packet. */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOPROBES);

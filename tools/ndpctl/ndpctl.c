@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ndpctl: configure and inspect NDP (paths, parameters, counters,
- * sockets) through the "ndp" generic netlink family, in the style of
- * "ip mptcp".  See Documentation/man/ndpctl.8.
+ * ndpctl: configure and inspect NDP (paths, parameters, counters)
+ * through the "ndp" generic netlink family, in the style of "ip mptcp";
+ * sockets through sock_diag (inet_diag, as ss).  See
+ * Documentation/man/ndpctl.8.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,8 +18,10 @@
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
+#include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/ndp.h>
+#include <linux/sock_diag.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -462,30 +465,103 @@ static const char *ndpctl_state(unsigned int s)
 	}
 }
 
+/*
+ * One NDP socket of a sock_diag dump: the same line the private netlink
+ * dump used to give.  sndq: payload bytes not yet acknowledged (SIOCOUTQ),
+ * rcvq: bytes waiting to be read (SIOCINQ); for a listener, the accept
+ * queue and its limit, as ss shows them.  The nonce is 0 without
+ * CAP_NET_ADMIN.
+ */
 static int ndpctl_sock_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *tb[NDP_A_MAX + 1];
+	const struct inet_diag_msg *r = mnl_nlmsg_get_payload(nlh);
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	const struct nlattr *a;
+	struct ndp_info info;
 	bool v6;
 
-	ndpctl_parse(nlh, tb, NDP_A_MAX);
-	if (!tb[NDP_A_SOCK_SADDR] || !tb[NDP_A_SOCK_DADDR] ||
-	    !tb[NDP_A_SOCK_STATE])
+	if (nlh->nlmsg_type != SOCK_DIAG_BY_FAMILY ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*r))
 		return MNL_CB_OK;
-	v6 = mnl_attr_get_payload_len(tb[NDP_A_SOCK_SADDR]) == 16;
-	printf("%-6s %s%s%s:%u %s%s%s:%u nonce 0x%08x sndq %u rcvq %u ino %" PRIu64 "\n",
-	       ndpctl_state(mnl_attr_get_u8(tb[NDP_A_SOCK_STATE])),
-	       v6 ? "[" : "", ndpctl_addr(tb[NDP_A_SOCK_SADDR], s, sizeof(s)),
-	       v6 ? "]" : "",
-	       tb[NDP_A_SOCK_SPORT] ? mnl_attr_get_u16(tb[NDP_A_SOCK_SPORT]) : 0,
-	       v6 ? "[" : "", ndpctl_addr(tb[NDP_A_SOCK_DADDR], d, sizeof(d)),
-	       v6 ? "]" : "",
-	       tb[NDP_A_SOCK_DPORT] ? mnl_attr_get_u16(tb[NDP_A_SOCK_DPORT]) : 0,
-	       tb[NDP_A_SOCK_NONCE] ? mnl_attr_get_u32(tb[NDP_A_SOCK_NONCE]) : 0,
-	       tb[NDP_A_SOCK_SNDQ] ? mnl_attr_get_u32(tb[NDP_A_SOCK_SNDQ]) : 0,
-	       tb[NDP_A_SOCK_RCVQ] ? mnl_attr_get_u32(tb[NDP_A_SOCK_RCVQ]) : 0,
-	       tb[NDP_A_SOCK_INODE] ? mnl_attr_get_u64(tb[NDP_A_SOCK_INODE]) : 0);
+	memset(&info, 0, sizeof(info));
+	mnl_attr_for_each(a, nlh, sizeof(*r)) {
+		if (mnl_attr_get_type(a) == INET_DIAG_INFO) {
+			size_t len = mnl_attr_get_payload_len(a);
+
+			memcpy(&info, mnl_attr_get_payload(a),
+			       len < sizeof(info) ? len : sizeof(info));
+		}
+	}
+	v6 = r->idiag_family == AF_INET6;
+	if (!inet_ntop(r->idiag_family, r->id.idiag_src, s, sizeof(s)) ||
+	    !inet_ntop(r->idiag_family, r->id.idiag_dst, d, sizeof(d)))
+		return MNL_CB_OK;
+	printf("%-6s %s%s%s:%u %s%s%s:%u nonce 0x%08x sndq %u rcvq %u ino %u\n",
+	       ndpctl_state(r->idiag_state),
+	       v6 ? "[" : "", s, v6 ? "]" : "", ntohs(r->id.idiag_sport),
+	       v6 ? "[" : "", d, v6 ? "]" : "", ntohs(r->id.idiag_dport),
+	       info.ndpi_nonce, r->idiag_wqueue, r->idiag_rqueue,
+	       r->idiag_inode);
 	return MNL_CB_OK;
+}
+
+/* Dump the NDP sockets of one family through sock_diag. */
+static int ndpctl_sockets_family(struct mnl_socket *diag, uint8_t family)
+{
+	static char buf[1 << 16];
+	uint32_t portid = mnl_socket_get_portid(diag);
+	struct inet_diag_req_v2 *req;
+	struct nlmsghdr *nlh, *m;
+	int len;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = ++seq;
+	req = mnl_nlmsg_put_extra_header(nlh, sizeof(*req));
+	req->sdiag_family = family;
+	req->sdiag_protocol = IPPROTO_NDP;
+	req->idiag_states = ~0U;
+	req->idiag_ext = 1 << (INET_DIAG_INFO - 1);
+	if (mnl_socket_sendto(diag, nlh, nlh->nlmsg_len) < 0)
+		die("sock_diag: sendto failed");
+	for (;;) {
+		len = mnl_socket_recvfrom(diag, buf, sizeof(buf));
+		if (len < 0)
+			die("sock_diag: recvfrom failed");
+		for (m = (struct nlmsghdr *)buf; mnl_nlmsg_ok(m, len);
+		     m = mnl_nlmsg_next(m, &len)) {
+			if (m->nlmsg_seq != seq || m->nlmsg_pid != portid)
+				continue;
+			if (m->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (m->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
+
+				fprintf(stderr, "Error: sock_diag: %s%s\n",
+					strerror(-e->error),
+					e->error == -ENOENT ?
+					" (no NDP sock_diag handler: ndp_diag.ko)" : "");
+				return e->error;
+			}
+			ndpctl_sock_cb(m, NULL);
+		}
+	}
+}
+
+static int ndpctl_sockets(void)
+{
+	struct mnl_socket *diag;
+	int err;
+
+	diag = mnl_socket_open(NETLINK_SOCK_DIAG);
+	if (!diag || mnl_socket_bind(diag, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("cannot open a sock_diag netlink socket");
+	err = ndpctl_sockets_family(diag, AF_INET);
+	if (!err)
+		err = ndpctl_sockets_family(diag, AF_INET6);
+	mnl_socket_close(diag);
+	return err;
 }
 
 static int ndpctl_monitor(void)
@@ -531,8 +607,7 @@ int main(int argc, char **argv)
 		nlh = ndpctl_msg(buf, family_id, NDP_CMD_COUNTERS_GET, 0);
 		err = ndpctl_talk(nlh, ndpctl_stats_cb, NULL);
 	} else if (!strcmp(argv[1], "sockets") && argc == 2) {
-		nlh = ndpctl_msg(buf, family_id, NDP_CMD_SOCK_GET, NLM_F_DUMP);
-		err = ndpctl_talk(nlh, ndpctl_sock_cb, NULL);
+		err = ndpctl_sockets();
 	} else if (!strcmp(argv[1], "monitor") && argc == 2) {
 		err = ndpctl_monitor();
 	} else {

@@ -28,8 +28,117 @@
  */
 #define IPPROTO_NDP		253
 
-/* Socket options at level SOL_NDP (getsockopt/setsockopt). */
+/*
+ * Socket options at level SOL_NDP (getsockopt/setsockopt).  Like SOL_TCP
+ * (6) and SOL_UDP (17), the level is the protocol number; 253 collides
+ * with no SOL_* of include/linux/socket.h (they run 0..287, and
+ * none of them is 253).
+ */
 #define SOL_NDP			IPPROTO_NDP
+
+/* getsockopt(SOL_NDP, NDP_INFO): struct ndp_info. */
+#define NDP_INFO		1
+
+/*
+ * struct ndp_info - what one NDP socket is doing (NDP_INFO, and the
+ * INET_DIAG_INFO attribute of sock_diag).
+ *
+ * Extensible like struct tcp_info: fields are only ever appended, the
+ * kernel copies min(optlen, sizeof(struct ndp_info)) bytes and writes back
+ * that length, so an old program gets the prefix it knows and a new
+ * program learns from the returned length which fields an old kernel
+ * filled.  @ndpi_version changes only if the meaning of an existing field
+ * changes (never so far).
+ *
+ * Counters are per connection, since it was created; packet counts wrap
+ * at 2^32.  psns are raw 32-bit packet sequence numbers.  Listeners fill
+ * @ndpi_version, @ndpi_state and the queue fields only.
+ */
+struct ndp_info {
+	__u8	ndpi_version;		/* NDP_INFO_VERSION */
+	__u8	ndpi_state;		/* TCP_* numbering (TCP_ESTABLISHED...) */
+	__u8	ndpi_flags;		/* NDP_INFO_F_* */
+	__u8	ndpi_paths;		/* paths of the current multipath round
+					 * (0: the plain route only)
+					 */
+	__u32	ndpi_mss;		/* payload bytes per DATA packet */
+	__u64	ndpi_bytes_sent;	/* bytes written by the application
+					 * and queued (stream offset)
+					 */
+	__u64	ndpi_bytes_received;	/* bytes read by the application */
+	__u32	ndpi_nonce;		/* connection nonce; 0 unless the
+					 * caller has CAP_NET_ADMIN
+					 */
+	__u32	ndpi_rto_us;		/* current retransmission timeout */
+	__u32	ndpi_backoff;		/* RTO expiries since the peer last
+					 * made progress (give-up at 15)
+					 */
+	__u32	ndpi_srtt_us;		/* smoothed RTT; 0: not measured
+					 * (NDP keeps no RTT estimate today)
+					 */
+	__u32	ndpi_pull_gap_us;	/* mean gap between pulls received
+					 * while waiting for them (0: none)
+					 */
+
+	/* Sequence state. */
+	__u32	ndpi_snd_una;		/* oldest unacknowledged psn */
+	__u32	ndpi_snd_nxt;		/* psn of the next packet queued */
+	__u32	ndpi_rcv_nxt;		/* next in-order psn expected */
+	__u32	ndpi_rcv_high;		/* one past the highest psn seen */
+
+	/* Queues. */
+	__u32	ndpi_sndq_pkts;		/* packets queued, sent or not, not
+					 * yet acknowledged in order
+					 */
+	__u32	ndpi_unsent_pkts;	/* of which never sent */
+	__u32	ndpi_rtx_pending;	/* NACKed or returned, waiting for a
+					 * pull to be resent
+					 */
+	__u32	ndpi_ooo_pkts;		/* received out of order, held */
+	__u32	ndpi_sndq_bytes;	/* payload not yet acknowledged
+					 * (SIOCOUTQ)
+					 */
+	__u32	ndpi_rcvq_bytes;	/* bytes waiting to be read (SIOCINQ);
+					 * listeners: connections waiting
+					 * to be accepted
+					 */
+	__u32	ndpi_credit;		/* packets the peer's pulls allow */
+	__u32	ndpi_pull_pending;	/* pulls owed to the peer, not sent */
+
+	/* Sender side. */
+	__u32	ndpi_data_sent;		/* DATA packets transmitted,
+					 * retransmissions included
+					 */
+	__u32	ndpi_rtx_nack;		/* retransmitted after a NACK */
+	__u32	ndpi_rtx_timeout;	/* retransmitted by the RTO */
+	__u32	ndpi_rtx_rts;		/* resent at once after a return
+					 * to sender
+					 */
+	__u32	ndpi_rtos;		/* RTO expiries that resent or probed */
+	__u32	ndpi_acks_rcvd;		/* ACKs of our DATA received */
+	__u32	ndpi_nacks_rcvd;	/* NACKs of our DATA received */
+	__u32	ndpi_rts_rcvd;		/* our headers returned to sender */
+	__u32	ndpi_pulls_rcvd;	/* the peer's pull counter (pulls it
+					 * sent that reached us, cumulative)
+					 */
+
+	/* Receiver side. */
+	__u32	ndpi_data_rcvd;		/* DATA packets accepted (queued) */
+	__u32	ndpi_trims_rcvd;	/* trimmed headers received */
+	__u32	ndpi_nacks_sent;	/* NACKs sent (trims, full buffers) */
+	__u32	ndpi_pulls_sent;	/* our pull counter (pulls sent) */
+};
+
+#define NDP_INFO_VERSION	1
+
+/* ndp_info.ndpi_flags */
+#define NDP_INFO_F_PASSIVE	0x01	/* created by the peer's first window */
+#define NDP_INFO_F_ADDR_OK	0x02	/* the peer proved its address */
+#define NDP_INFO_F_PEER_SYNCED	0x04	/* the peer knows our first psn */
+#define NDP_INFO_F_FIN_SENT	0x08	/* our FIN is queued or sent */
+#define NDP_INFO_F_FIN_ACKED	0x10	/* our FIN was acknowledged */
+#define NDP_INFO_F_FIN_RCVD	0x20	/* the peer's FIN arrived in order */
+#define NDP_INFO_F_ORPHAN	0x40	/* closed by the application */
 
 /*
  * Generic netlink family "ndp": paths, parameters, counters, sockets.

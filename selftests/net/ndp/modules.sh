@@ -11,6 +11,7 @@ ndp_lib_plan 7
 
 ndp_lib_at_exit "rmmod sch_ndp; rmmod ndp"
 rmmod sch_ndp 2>/dev/null
+rmmod ndp_diag 2>/dev/null
 rmmod ndp 2>/dev/null
 
 cycle()

@@ -1,0 +1,238 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Operating NDP with the usual tools: sock_diag (ndp_diag.ko, autoloaded)
+# through the patched ss and through ndpctl sockets; getsockopt NDP_INFO
+# (counters moving with a transfer and equal to /proc/net/ndp_stat in a
+# namespace with one connection, tcp_info-style length negotiation and
+# errnos); SIOCINQ/FIONREAD/SIOCOUTQ/SIOCOUTQNSD against known queue
+# contents; the nonce hidden from unprivileged users; SOCK_DESTROY
+# (ss -K) resets the peer (ECONNRESET), aborts the local end
+# (ECONNABORTED) and needs CAP_NET_ADMIN.  Through a switch port that
+# trims (sch_ndp limit 2 rate 10mbit: the first window overflows it even
+# on the slow debug guest), the NACK, trim and retransmission counters of
+# NDP_INFO move and equal each end's namespace counters.
+. "$(dirname "$0")/lib.sh"
+
+ndp_lib_require_cmd ndp_diag ndpctl setpriv
+ndp_lib_load_modules ndp
+ndp_lib_ns_new ns1 ns2 ns3 ns4 || ndp_lib_skip_all "cannot create a netns"
+
+ndp_lib_plan 63
+
+tmp=$(mktemp -d)
+ndp_lib_at_exit "rm -rf $tmp"
+nobody=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+N1() { ip netns exec "$ns1" "$@"; }
+
+# --- the patched ss ---------------------------------------------------------
+have_ss=
+if ss --help 2>&1 | grep -q -- '--ndp'; then
+	have_ss=1
+fi
+
+# ready OUT: the client port once "ndp_diag hold" is set up.
+ready()
+{
+	for _ in $(seq 600); do
+		grep -q '^ready' "$1" && break
+		sleep 0.1
+	done
+	sed -n 's/^ready //p' "$1"
+}
+
+# ndp_diag.ko holds ndp.ko: unload it again for the tests that unload ndp.
+rmmod ndp_diag 2>/dev/null
+ndp_lib_at_exit "rmmod ndp_diag"
+N1 ndp_diag hold 4 7001 3000 >"$tmp/h4" 2>&1 &
+ndp_lib_at_exit "kill $! 2>/dev/null"
+N1 ndp_diag hold 6 7002 5000 >"$tmp/h6" 2>&1 &
+ndp_lib_at_exit "kill $! 2>/dev/null"
+c4=$(ready "$tmp/h4")
+c6=$(ready "$tmp/h6")
+ndp_lib_info "v4 client port $c4, v6 client port $c6"
+
+if [ -n "$have_ss" ] && [ -n "$c4" ] && [ -n "$c6" ]; then
+	N1 ss -Hna --ndp >"$tmp/ss" 2>&1
+	sed 's/^/# ss: /' "$tmp/ss"
+	sq() { awk '{ $1 = $1; print }' "$tmp/ss" | grep -qxF "$1"; }
+	ndp_lib_check "ndp_diag.ko autoloads for ss" bash -c "lsmod | grep -q '^ndp_diag '"
+	ndp_lib_check "ss: v4 listener" sq "LISTEN 0 8 127.0.0.1:7001 0.0.0.0:*"
+	ndp_lib_check "ss: v4 server end, 3000 bytes unread" \
+		sq "ESTAB 3000 0 127.0.0.1:7001 127.0.0.1:$c4"
+	ndp_lib_check "ss: v4 client end, all acknowledged" \
+		sq "ESTAB 0 0 127.0.0.1:$c4 127.0.0.1:7001"
+	ndp_lib_check "ss: v6 listener" sq "LISTEN 0 8 [::1]:7002 [::]:*"
+	ndp_lib_check "ss: v6 server end, 5000 bytes unread" \
+		sq "ESTAB 5000 0 [::1]:7002 [::1]:$c6"
+	ndp_lib_check "ss: v6 client end" sq "ESTAB 0 0 [::1]:$c6 [::1]:7002"
+	ndp_lib_expect_eq "ss: nothing else" 6 "$(wc -l <"$tmp/ss")"
+	ndp_lib_expect_eq "ss -4 lists the v4 sockets only" 3 \
+		"$(N1 ss -Hna4 --ndp | grep -c '127.0.0.1')"
+	ndp_lib_expect_eq "ss state listening" 2 "$(N1 ss -Hn --ndp state listening | wc -l)"
+	ndp_lib_expect_eq "ss bytecode filter (sport = :7001)" 2 \
+		"$(N1 ss -Hna --ndp 'sport = :7001' | wc -l)"
+	ndp_lib_expect_eq "ss -A ndp equals --ndp" "$(cat "$tmp/ss")" \
+		"$(N1 ss -Hna -A ndp)"
+	ndp_lib_expect_eq "ss -a lists NDP with netid ndp" 6 \
+		"$(N1 ss -Hna | grep -c '^ndp ')"
+	N1 ss -Hnai --ndp "sport = :7001 and dport = :$c4" >"$tmp/ssi"
+	sed 's/^/# ss -i: /' "$tmp/ssi"
+	ndp_lib_check "ss -i shows ndp_info (bytes_received, data_rcvd)" \
+		grep -q "bytes_received:0 data_sent:0 data_rcvd:[1-9]" "$tmp/ssi"
+	ndp_lib_check "ss -i as root shows the nonce" grep -q "nonce:[0-9a-f]\{8\}" "$tmp/ssi"
+	N1 "${nobody[@]}" ss -Hnai --ndp "sport = :7001 and dport = :$c4" >"$tmp/ssu"
+	ndp_lib_check "ss -i unprivileged: info without the nonce" \
+		bash -c "grep -q ' mss:' $tmp/ssu && ! grep -q nonce: $tmp/ssu"
+	ndp_lib_check "ss -m shows socket memory" \
+		bash -c "ip netns exec $ns1 ss -Hnam --ndp 'sport = :7001' | grep -q 'skmem:(r[1-9]'"
+	ndp_lib_expect_eq "ss in another namespace lists none of them" 0 \
+		"$(ip netns exec "$ns2" ss -Hna --ndp | wc -l)"
+else
+	for t in "ndp_diag.ko autoloads for ss" "ss: v4 listener" \
+		 "ss: v4 server end, 3000 bytes unread" \
+		 "ss: v4 client end, all acknowledged" "ss: v6 listener" \
+		 "ss: v6 server end, 5000 bytes unread" "ss: v6 client end" \
+		 "ss: nothing else" "ss -4 lists the v4 sockets only" \
+		 "ss state listening" "ss bytecode filter (sport = :7001)" \
+		 "ss -A ndp equals --ndp" "ss -a lists NDP with netid ndp" \
+		 "ss -i shows ndp_info (bytes_received, data_rcvd)" \
+		 "ss -i as root shows the nonce" \
+		 "ss -i unprivileged: info without the nonce" \
+		 "ss -m shows socket memory" \
+		 "ss in another namespace lists none of them"; do
+		ndp_lib_skip "$t" "no ss with --ndp (tools/iproute2) or no connection"
+	done
+fi
+
+# --- ndpctl sockets (sock_diag) ---------------------------------------------
+N1 ndpctl sockets >"$tmp/ctl" 2>&1
+sed 's/^/# ndpctl: /' "$tmp/ctl"
+cq() { grep -qE "$1" "$tmp/ctl"; }
+ndp_lib_check "ndpctl sockets: v4 listener" cq "^LISTEN 127\.0\.0\.1:7001 0\.0\.0\.0:0 "
+ndp_lib_check "ndpctl sockets: v4 server end with nonce and rcvq" \
+	cq "^ESTAB  127\.0\.0\.1:7001 127\.0\.0\.1:$c4 nonce 0x[0-9a-f]{8} sndq 0 rcvq 3000 ino [1-9]"
+ndp_lib_check "ndpctl sockets: v6 server end" \
+	cq "^ESTAB  \[::1\]:7002 \[::1\]:$c6 nonce 0x[0-9a-f]{8} sndq 0 rcvq 5000 "
+ndp_lib_expect_eq "ndpctl sockets: six sockets" 6 "$(wc -l <"$tmp/ctl")"
+ndp_lib_check "ndpctl sockets: connection nonces are not 0 for root" \
+	bash -c "! grep -q '^ESTAB .*nonce 0x00000000' $tmp/ctl"
+ndp_lib_expect_eq "ndpctl sockets unprivileged: nonces hidden" 4 \
+	"$(N1 "${nobody[@]}" ndpctl sockets | grep -c 'ESTAB .*nonce 0x00000000')"
+
+# --- SOCK_DESTROY -------------------------------------------------------------
+if [ -n "$have_ss" ] && [ -n "$c4" ]; then
+	N1 "${nobody[@]}" ss -K -Hna --ndp "sport = :7001 and dport = :$c4" >"$tmp/kn" 2>&1
+	sed 's/^/# ss -K unprivileged: /' "$tmp/kn"
+	ndp_lib_check "ss -K unprivileged is refused (EPERM)" \
+		grep -q "Operation not permitted" "$tmp/kn"
+	ndp_lib_check "the connection survives it" \
+		bash -c "ip netns exec $ns1 ss -Hn --ndp | grep -q ':7001 *127.0.0.1:$c4'"
+	N1 ss -K -Hna --ndp "sport = :7001" >"$tmp/k" 2>&1
+	sed 's/^/# ss -K: /' "$tmp/k"
+	for _ in $(seq 300); do
+		grep -q '^server_err' "$tmp/h4" && break
+		sleep 0.1
+	done
+	sed 's/^/# hold v4: /' "$tmp/h4"
+	ndp_lib_check "ss -K: the peer gets ECONNRESET" grep -qx "client_err=ECONNRESET" "$tmp/h4"
+	ndp_lib_check "ss -K: the local end gets ECONNABORTED" \
+		grep -qx "server_err=ECONNABORTED" "$tmp/h4"
+	ndp_lib_check "ss -K: the listener stays (not destroyed)" \
+		bash -c "ip netns exec $ns1 ss -Hnl --ndp | grep -q '127.0.0.1:7001'"
+	ndp_lib_check "ss -K: OutRsts moved" \
+		bash -c "[ \$(ip netns exec $ns1 awk '\$1 == \"OutRsts\" { print \$2 }' /proc/net/ndp_stat) -ge 1 ]"
+else
+	for t in "ss -K unprivileged is refused (EPERM)" "the connection survives it" \
+		 "ss -K: the peer gets ECONNRESET" \
+		 "ss -K: the local end gets ECONNABORTED" \
+		 "ss -K: the listener stays (not destroyed)" "ss -K: OutRsts moved"; do
+		ndp_lib_skip "$t" "no ss with --ndp (tools/iproute2) or no connection"
+	done
+fi
+
+# --- NDP_INFO and the ioctls ------------------------------------------------------
+# v: value of KEY in FILE.
+v() { sed -n "s/^$2=//p" "$1" | head -n1; }
+
+xfer()	# FAMILY NS OUT
+{
+	ip netns exec "$2" ndp_diag xfer "$1" 50000 >"$3" 2>&1
+	grep -vE '^(client|server|stat)\.' "$3" | tr '\n' ' ' | sed 's/^/# /'
+	echo
+}
+
+for fam in 4 6; do
+	ns=$ns2
+	[ $fam = 6 ] && ns=$ns3
+	f=$tmp/x$fam
+	xfer $fam "$ns" "$f"
+	ndp_lib_expect_eq "v$fam SIOCINQ equals the bytes waiting" 50000 "$(v "$f" inq)"
+	ndp_lib_expect_eq "v$fam FIONREAD too" 50000 "$(v "$f" fionread)"
+	ndp_lib_expect_eq "v$fam SIOCOUTQ/SIOCOUTQNSD 0 once acknowledged" "0 0 0" \
+		"$(v "$f" outq) $(v "$f" outqnsd) $(v "$f" server_outq)"
+	ndp_lib_expect_eq "v$fam SIOCINQ on a listener: EINVAL" EINVAL "$(v "$f" listen_inq_err)"
+	ndp_lib_expect_eq "v$fam NDP_INFO: full length and rcvq_bytes" "144 50000" \
+		"$(v "$f" info_len) $(v "$f" info_rcvq_bytes)"
+	ndp_lib_expect_eq "v$fam NDP_INFO: short length gets the prefix" "8 1" \
+		"$(v "$f" short_len) $(v "$f" short_prefix_ok)"
+	ndp_lib_expect_eq "v$fam NDP_INFO: long and zero lengths" "144 0" \
+		"$(v "$f" long_len) $(v "$f" zero_len)"
+	ndp_lib_expect_eq "v$fam NDP_INFO errnos (len<0, bad buffer, bad option)" \
+		"EINVAL EFAULT ENOPROTOOPT" \
+		"$(v "$f" neg_err) $(v "$f" fault_err) $(v "$f" badopt_err)"
+	ndp_lib_expect_eq "v$fam data intact, queue drained, counters quiet" "1 0 1" \
+		"$(v "$f" data_ok) $(v "$f" inq_after) $(v "$f" quiet)"
+	ndp_lib_expect_eq "v$fam bytes_sent/bytes_received, state, version" "50000 50000 1 1" \
+		"$(v "$f" client.bytes_sent) $(v "$f" server.bytes_received) $(v "$f" client.state) $(v "$f" client.version)"
+	mss=$(v "$f" client.mss)
+	ndp_lib_expect_ge "v$fam data packets sent >= bytes / mss" \
+		$(((50000 + ${mss:-1} - 1) / ${mss:-1})) "$(v "$f" client.data_sent)"
+	ndp_lib_expect_eq "v$fam counters equal ndp_stat (OutData InData InAcks OutPulls InNacks OutNacks)" \
+		"$(v "$f" stat.OutData) $(v "$f" stat.InData) $(v "$f" stat.InAcks) $(v "$f" stat.OutPulls) $(v "$f" stat.InNacks) $(v "$f" stat.OutNacks)" \
+		"$(v "$f" client.data_sent) $(v "$f" server.data_rcvd) $(v "$f" client.acks_rcvd) $(v "$f" server.pulls_sent) $(v "$f" client.nacks_rcvd) $(v "$f" server.nacks_sent)"
+	ndp_lib_check "v$fam nonce visible to root" \
+		bash -c "[ '$(v "$f" client.nonce)' != 0 ] && [ '$(v "$f" client.nonce)' != '' ]"
+done
+
+ip netns exec "$ns4" setpriv --reuid 65534 --regid 65534 --clear-groups \
+	ndp_diag xfer 4 20000 >"$tmp/xu" 2>&1
+ndp_lib_expect_eq "unprivileged NDP_INFO: works, nonce 0" "1 0 0" \
+	"$(v "$tmp/xu" data_ok) $(v "$tmp/xu" client.nonce) $(v "$tmp/xu" server.nonce)"
+
+# --- NACKs under a trimming switch port ----------------------------------------
+trimq="limit 2 rate 10mbit"
+if modprobe sch_ndp 2>/dev/null && ndp_lib_topo_switch 1 &&
+   ip netns exec "$ns_sw" tc qdisc add dev tr root ndp $trimq 2>/dev/null; then
+	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=10
+	f=$tmp/xt
+	ip netns exec "$ns_rx" ndp_diag xfer 4 1000000 10.0.100.1 "/run/netns/$ns_h1" >"$f" 2>&1
+	grep -E '^(data_ok|quiet|client\.(data_sent|nacks_rcvd|rtx_)|server\.(trims|nacks_sent|data_rcvd))' "$f" |
+		tr '\n' ' ' | sed 's/^/# trim: /'
+	echo
+	grep -v '=' "$f" | sed 's/^/# trim: /'
+	ndp_lib_expect_eq "trim: 1 MB intact through sch_ndp $trimq" "1 1" \
+		"$(v "$f" data_ok) $(v "$f" quiet)"
+	ndp_lib_expect_ge "trim: the receiver saw trimmed headers" 1 "$(v "$f" server.trims_rcvd)"
+	n=$(v "$f" client.nacks_rcvd)
+	r=$(v "$f" client.rtx_nack)
+	ndp_lib_expect_eq "trim: the sender got NACKs and resent after them" "1 1" \
+		"$((${n:-0} > 0)) $((${r:-0} > 0))"
+	ndp_lib_expect_eq "trim: receiver counters equal its ndp_stat (InTrimmed OutNacks InData)" \
+		"$(v "$f" stat.InTrimmed) $(v "$f" stat.OutNacks) $(v "$f" stat.InData)" \
+		"$(v "$f" server.trims_rcvd) $(v "$f" server.nacks_sent) $(v "$f" server.data_rcvd)"
+	ndp_lib_expect_eq "trim: sender counters equal its ndp_stat (InNacks RtxNack OutData)" \
+		"$(v "$f" cstat.InNacks) $(v "$f" cstat.RtxNack) $(v "$f" cstat.OutData)" \
+		"$(v "$f" client.nacks_rcvd) $(v "$f" client.rtx_nack) $(v "$f" client.data_sent)"
+else
+	for t in "trim: 1 MB intact through sch_ndp $trimq" \
+		 "trim: the receiver saw trimmed headers" \
+		 "trim: the sender got NACKs and resent after them" \
+		 "trim: receiver counters equal its ndp_stat (InTrimmed OutNacks InData)" \
+		 "trim: sender counters equal its ndp_stat (InNacks RtxNack OutData)"; do
+		ndp_lib_skip "$t" "no sch_ndp switch port ($trimq)"
+	done
+fi
+
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
