@@ -1097,8 +1097,9 @@ static bool ndp_sch_try_divert(struct ndp_sched_data *q, struct sk_buff *skb)
 		}
 	}
 	nh = ndp_sch_hdr(skb);
+	/* Unscheduled first-window data only, never a retransmission. */
 	if (!READ_ONCE(q->detour) || !ndp_hdr_has(nh, NDP_F_UNSCHED) ||
-	    nh->detours >= READ_ONCE(q->dcc_thresh) ||
+	    ndp_hdr_has(nh, NDP_F_RTX) || nh->detours >= READ_ONCE(q->dcc_thresh) ||
 	    skb_queue_len(&q->dq.skbs) < ndp_sch_opf_thresh(q))
 		return false;
 	s = ndp_sch_pick_sibling(q, g, skb->skb_iif);
