@@ -1039,6 +1039,8 @@ static struct ndp_sched_data *ndp_sch_deflect(struct ndp_sched_data *q,
 			goto out;
 		e->used = now;
 		s = ndp_sch_find_sibling(q, g, e->ifindex, iif);
+		if (!s)
+			q->stats.detour_fail++;
 		if (ndp_hdr_has(nh, NDP_F_LAST)) {
 			e->ifindex = 0;
 			q->stats.deflect_free++;

@@ -68,14 +68,14 @@ topo()
 	lnk "$h2" eth0 "$leaf1" p2 2 || return 1	# h2 10.2.0.1
 	for s in 1 2 3; do
 		ns=sp$s
-		lnk "$leaf1" "u$s" "${!ns}" d "1$s" || return 1	# 10.1S.0.0/24
-		lnk "${!ns}" e "$leaf2" "s$s" "2$s" || return 1	# 10.2S.0.0/24
+		lnk "$leaf1" "u$s" "${!ns}" sd "1$s" || return 1	# 10.1S.0.0/24
+		lnk "${!ns}" se "$leaf2" "s$s" "2$s" || return 1	# 10.2S.0.0/24
 	done
-	lnk "$leaf2" r "$rx" eth0 100 || return 1		# rx 10.100.0.2
+	lnk "$leaf2" rr "$rx" eth0 100 || return 1		# rx 10.100.0.2
 	ip -n "$rx" addr add 10.101.0.2/24 dev eth0
 	ip -n "$rx" addr add fd00:101::2/64 dev eth0 nodad
-	ip -n "$leaf2" addr add 10.101.0.1/24 dev r
-	ip -n "$leaf2" addr add fd00:101::1/64 dev r nodad
+	ip -n "$leaf2" addr add 10.101.0.1/24 dev rr
+	ip -n "$leaf2" addr add fd00:101::1/64 dev rr nodad
 	rt "$h1" default 10.1.0.2 default fd00:1::2
 	rt "$h2" default 10.2.0.2 default fd00:2::2
 	rt "$rx" default 10.100.0.1 default fd00:100::1
@@ -209,7 +209,7 @@ burst()
 	local v=$1 sns=$2 dst=$3 f
 	shift 3
 	for f in h1 h2 sp1 sp2 sp3 rx; do
-		local dev=d
+		local dev=sd
 		case $f in h1|h2|rx) dev=eth0 ;; esac
 		rx_start "${!f}" "$dev" "$tmp/$f" || return 1
 	done
