@@ -8,8 +8,10 @@
 #   h2 --p2-+-- leaf1 -----+-- sp2 --+-- leaf2 -- rx
 #               (u1,u2,u3) +-- sp3 --+
 #
-# leaf1 routes the receiver's prefixes through u1 (sp1) only, so a packet
-# headed to rx is headed to u1; p1 and p2 are host-facing ports.  Every
+# leaf1 routes the receiver's prefixes through u1 (sp1), with less
+# preferred routes through u2 and u3, so a packet headed to rx is headed
+# to u1 and a detour finds a route through u2 or u3; p1 and p2 are
+# host-facing ports.  Every
 # leaf1 port runs sch_ndp in group 1.  Crafted packets (ndp_pktgen) go
 # through a frozen u1 (see qdisc_lib.sh: rate 8bit plus a primer) so the
 # data queue length is exact; ndp_pktgen recv on the spines, the hosts and
@@ -82,6 +84,14 @@ topo()
 	# leaf1: the receiver's prefixes only through sp1 (u1).
 	rt "$leaf1" 10.100.0.0/16 10.11.0.2 fd00:100::/63 fd00:11::2
 	rt "$leaf1" 10.101.0.0/24 10.11.0.2 fd00:101::/64 fd00:11::2
+	# Less preferred routes through sp2 and sp3: what a detour through
+	# u2 or u3 finds (a FIB lookup restricted to that device).
+	for s in 2 3; do
+		ip -n "$leaf1" route add 10.100.0.0/16 via "10.1$s.0.2" metric "200$s"
+		ip -n "$leaf1" route add 10.101.0.0/24 via "10.1$s.0.2" metric "200$s"
+		ip -n "$leaf1" -6 route add fd00:100::/63 via "fd00:1$s::2" metric "200$s"
+		ip -n "$leaf1" -6 route add fd00:101::/64 via "fd00:1$s::2" metric "200$s"
+	done
 	for s in 1 2 3; do
 		ns=sp$s
 		rt "${!ns}" 10.100.0.0/24 "10.2$s.0.2" fd00:100::/64 "fd00:2$s::2"
