@@ -323,9 +323,19 @@ struct ndp_sch_net {
 
 static unsigned int ndp_sch_net_id __read_mostly;
 
-/* Per-CPU queue of packets handed to a sibling port, sent by a tasklet. */
+/* Neighbours to resolve, at most, per CPU between two tasklet runs. */
+#define NDP_SCH_RESOLVE_MAX	8
+
+/*
+ * Per-CPU work done outside any qdisc lock by a tasklet: packets handed to
+ * a sibling port, and neighbour entries to resolve (resolution may send a
+ * solicitation through the sibling).  @resolve and @nresolve are protected
+ * by @skbs.lock; each entry holds a neighbour reference.
+ */
 struct ndp_sch_xmitq {
 	struct sk_buff_head	skbs;
+	struct neighbour	*resolve[NDP_SCH_RESOLVE_MAX];
+	unsigned int		nresolve;
 	struct tasklet_struct	tasklet;
 };
 
@@ -834,6 +844,25 @@ static struct neighbour *ndp_sch_nexthop6(struct sk_buff *skb,
 	return n;
 }
 
+/* Have this CPU's tasklet start the resolution of @n. */
+static void ndp_sch_resolve_later(struct ndp_sch_xmitq *xq,
+				  struct neighbour *n)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&xq->skbs.lock, flags);
+	for (i = 0; i < xq->nresolve; i++)
+		if (xq->resolve[i] == n)
+			break;
+	if (i == xq->nresolve && i < NDP_SCH_RESOLVE_MAX) {
+		neigh_hold(n);
+		xq->resolve[xq->nresolve++] = n;
+	}
+	spin_unlock_irqrestore(&xq->skbs.lock, flags);
+	tasklet_schedule(&xq->tasklet);
+}
+
 /*
  * Send @skb (a classified NDP DATA packet, not queued, headed to this
  * port) through @dev instead: new link-layer header for @dev's next hop,
@@ -864,6 +893,17 @@ static int ndp_sch_divert(struct sk_buff *skb, struct net_device *dev)
 			    ndp_sch_nexthop6(skb, dev);
 	if (IS_ERR_OR_NULL(n))
 		return n ? PTR_ERR(n) : -ENETUNREACH;
+	/*
+	 * Not resolved yet: start resolution from the tasklet (it may
+	 * transmit through @dev, which must not happen under this lock)
+	 * and do not divert this packet.  A valid entry only needs
+	 * neigh_event_send()'s bookkeeping (stale becomes delay), which
+	 * sends nothing.
+	 */
+	if (!(READ_ONCE(n->nud_state) & NUD_VALID)) {
+		ndp_sch_resolve_later(xq, n);
+		return -EAGAIN;
+	}
 	if (neigh_event_send(n, NULL))
 		return -EAGAIN;
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dev)) ||
@@ -898,6 +938,8 @@ static int ndp_sch_divert(struct sk_buff *skb, struct net_device *dev)
 static void ndp_sch_xmit_tasklet(struct tasklet_struct *t)
 {
 	struct ndp_sch_xmitq *xq = from_tasklet(xq, t, tasklet);
+	struct neighbour *resolve[NDP_SCH_RESOLVE_MAX];
+	unsigned int i, nresolve;
 	struct sk_buff_head list;
 	struct sk_buff *skb;
 	unsigned long flags;
@@ -905,8 +947,15 @@ static void ndp_sch_xmit_tasklet(struct tasklet_struct *t)
 	__skb_queue_head_init(&list);
 	spin_lock_irqsave(&xq->skbs.lock, flags);
 	skb_queue_splice_init(&xq->skbs, &list);
+	nresolve = xq->nresolve;
+	memcpy(resolve, xq->resolve, nresolve * sizeof(resolve[0]));
+	xq->nresolve = 0;
 	spin_unlock_irqrestore(&xq->skbs.lock, flags);
 
+	for (i = 0; i < nresolve; i++) {
+		neigh_event_send(resolve[i], NULL);
+		neigh_release(resolve[i]);
+	}
 	while ((skb = __skb_dequeue(&list))) {
 		struct net_device *dev = skb->dev;
 
@@ -918,6 +967,9 @@ static void ndp_sch_xmit_tasklet(struct tasklet_struct *t)
 static void ndp_sch_xmitq_purge(struct ndp_sch_xmitq *xq)
 {
 	struct sk_buff *skb;
+
+	while (xq->nresolve)
+		neigh_release(xq->resolve[--xq->nresolve]);
 
 	while ((skb = skb_dequeue(&xq->skbs))) {
 		struct net_device *dev = skb->dev;
