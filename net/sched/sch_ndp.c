@@ -836,7 +836,9 @@ static struct neighbour *ndp_sch_nexthop6(struct sk_buff *skb,
 	struct neighbour *n = ERR_PTR(-ENETUNREACH);
 	struct dst_entry *dst;
 
-	dst = ip6_route_output(dev_net(dev), NULL, &fl6);
+	/* Strict: with a source address the oif alone would only be a hint. */
+	dst = ip6_route_output_flags(dev_net(dev), NULL, &fl6,
+				     RT6_LOOKUP_F_IFACE);
 	if (!dst->error && dst->dev == dev)
 		n = ip_neigh_gw6(dev, rt6_nexthop((struct rt6_info *)dst,
 						  &ip6h->daddr));
