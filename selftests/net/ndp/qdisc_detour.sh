@@ -126,7 +126,7 @@ warm()
 topo || ndp_lib_skip_all "cannot build the leaf-spine topology"
 warm
 
-ndp_lib_plan 29
+ndp_lib_plan 30
 
 # Every leaf1 port in group 1; p1, p2 face hosts.
 L1TC()
@@ -342,9 +342,12 @@ ndp_lib_check "xfer: incast of 8 connections plus background, detours on, sha256
 	incast 4 10.100.0.2
 wait $bg
 ndp_lib_expect_eq "xfer: the background transfer is intact" "0" "$?"
+ndp_lib_expect_ge "xfer: IPv4 first-window packets were detoured" 1 "$(xs u1 detour_out)"
+before=$(xs u1 detour_out)
 ndp_lib_check "xfer: incast of 8 connections, detours on, sha256 intact (IPv6)" \
 	incast 6 fd00:100::2
-ndp_lib_expect_ge "xfer: first-window packets were detoured" 1 "$(xs u1 detour_out)"
+ndp_lib_expect_ge "xfer: IPv6 first-window packets were detoured" 1 \
+	"$(( $(xs u1 detour_out) - before ))"
 ndp_lib_info "u1: $(L1TC -s qdisc show dev u1 | grep -E 'detour|trimmed' | tr -s ' \n' ' ')"
 
 # --- 7. bad input --------------------------------------------------------
