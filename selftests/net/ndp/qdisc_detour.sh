@@ -162,12 +162,11 @@ freeze()
 	L1TC qdisc change dev u1 root ndp rate 8bit || return 1
 	ip netns exec "$h1" ndp_pktgen send $v --dst "$dst" --psn 0 \
 		"pull:dport=$NDP_SCH_PRIMER_PORT" >/dev/null
-	for i in $(seq 60); do
-		L1TC -s qdisc show dev u1 |
-			awk '$1 == "hdr:" || $1 == "data:" { if ($3 != 0) b = 1; n++ }
-			     END { exit !(n == 2 && !b) }' && return 0
+	for i in $(seq 200); do
+		u1_drained && return 0
 		sleep 0.05
 	done
+	echo "freeze: the primer did not leave u1" >&2
 	return 1
 }
 
