@@ -65,6 +65,25 @@
  * FCS or gaps) and arms the qdisc watchdog for the next departure, so
  * queues build on fast veth links where they would on a real switch.
  *
+ * Port groups, detours and deflection.  The sch_ndp instances on the
+ * ports of one software switch (devices of one namespace) may form a
+ * group (tc option "group"), so a port can send a packet through a
+ * sibling port instead of its own (Documentation/networking/ndp-sched.rst,
+ * "Detours and deflection").  OPF detours: a DATA packet marked
+ * NDP_F_UNSCHED that finds the data queue at @opf_thresh packets or more,
+ * and has taken fewer than @dcc_thresh detours, leaves through the
+ * shorter of two random sibling ports, tried before trimming.  Dart
+ * deflection: a flow's first packet that finds the queue at
+ * @deflect_thresh or more takes an entry of the group's 8-entry table and
+ * the whole flow follows one random sibling port in order, until its last
+ * packet frees the entry.  Siblings are never host-facing ports, the port
+ * the packet arrived on or this port.  A diverted packet gets the
+ * link-layer header of the sibling's next hop (FIB lookup restricted to
+ * that device, then its neighbour entry; a neighbour not yet resolved is
+ * asked for and the packet is not diverted), its ndphdr.detours
+ * incremented, and is transmitted from a per-CPU tasklet, never under
+ * this port's lock.
+ *
  * Invariants: sch->q.qlen and the backlog always equal the sums over the
  * three queues; packets only leave at dequeue, by trimming's drop or RTS
  * (accounted to the parents with qdisc_tree_reduce_backlog()), by reset,
@@ -82,8 +101,18 @@
 #include <linux/random.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/rtnetlink.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/ip_fib.h>
+#include <net/ip6_route.h>
+#include <net/route.h>
+#include <net/ndisc.h>
+#include <net/neighbour.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
@@ -109,6 +138,11 @@ MODULE_PARM_DESC(ipproto, "IP protocol number taken as NDP (default 253, must ma
  */
 #define NDP_SCH_RATE_CATCHUP_NS	(100 * NSEC_PER_MSEC)
 #define NDP_SCH_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
+#define NDP_SCH_DCC_DEFAULT	2	/* OPF: detours a packet may take */
+/* Packets waiting in one CPU's queue for a sibling port, at most. */
+#define NDP_SCH_XMITQ_MAX	1024
+/* A deflection entry unused for this long is free (lost last packet). */
+#define NDP_SCH_DEFLECT_IDLE	(2 * HZ)
 
 enum ndp_sch_class {
 	NDP_SCH_HDR,
@@ -190,6 +224,15 @@ struct ndp_queue {
  * @pf_prio: the data queue's packets by (prio, arrival).
  * @pf_flow: the data queue's packets by (flow, arrival).
  * @pf_seq: arrival counter of the data queue.
+ * @group: port group, NULL if none; written under RTNL, read under RCU.
+ * @gnode: entry in @group's port list.
+ * @sch: this qdisc (for siblings that find us in the group).
+ * @hostport: the port faces hosts: never a detour or deflection target.
+ * @detour: OPF detours on.
+ * @deflect: Dart deflection on.
+ * @opf_thresh: data queue length that detours, packets; 0: limit - 2.
+ * @dcc_thresh: detours a packet may have taken and still be detoured.
+ * @deflect_thresh: data queue length that deflects, packets; 0: 2/3 limit.
  * @stats: counters for dump_stats; the qlen/backlog fields are unused.
  *
  * Knobs are written under the qdisc tree lock with WRITE_ONCE() and read
@@ -225,14 +268,98 @@ struct ndp_sched_data {
 	struct rb_root		pf_flow;
 	u64			pf_seq;
 
+	struct ndp_sch_group __rcu *group;
+	struct list_head	gnode;
+	struct Qdisc		*sch;
+	u8			hostport;
+	u8			detour;
+	u8			deflect;
+	u32			opf_thresh;
+	u32			dcc_thresh;
+	u32			deflect_thresh;
+
 	struct tc_ndp_xstats	stats;
 };
+
+/**
+ * struct ndp_defl_entry - one flow of a group's deflection table
+ * @key: flow hash (addresses and ports) with the group's seed.
+ * @ifindex: the port the flow is deflected to; 0 when the entry is free.
+ * @used: jiffies of the flow's last packet; idle entries are free.
+ */
+struct ndp_defl_entry {
+	u32		key;
+	int		ifindex;
+	unsigned long	used;
+};
+
+/**
+ * struct ndp_sch_group - the ports of one software switch
+ * @node: entry in the namespace's group list (RTNL).
+ * @ports: member ports (ndp_sched_data.gnode); RCU list written under RTNL.
+ * @id: group id, [1, TC_NDP_GROUP_MAX].
+ * @nports: number of @ports (RTNL).
+ * @seed: flow hash seed of the deflection table.
+ * @lock: protects @defl; taken in softirq context, inside a port's
+ *	qdisc lock, never the other way round.
+ * @defl: Dart deflected-flow table.
+ * @rcu: frees the group after the last port left.
+ */
+struct ndp_sch_group {
+	struct list_head	node;
+	struct list_head	ports;
+	u32			id;
+	u32			nports;
+	u32			seed;
+	spinlock_t		lock;	/* protects @defl */
+	struct ndp_defl_entry	defl[TC_NDP_DEFLECT_FLOWS];
+	struct rcu_head		rcu;
+};
+
+/* Per-namespace registry of port groups. */
+struct ndp_sch_net {
+	struct list_head	groups;
+};
+
+static unsigned int ndp_sch_net_id __read_mostly;
+
+/* Neighbours to resolve, at most, per CPU between two tasklet runs. */
+#define NDP_SCH_RESOLVE_MAX	8
+
+/*
+ * Per-CPU work done outside any qdisc lock by a tasklet: packets handed to
+ * a sibling port, and neighbour entries to resolve (resolution may send a
+ * solicitation through the sibling).  @resolve and @nresolve are protected
+ * by @skbs.lock; each entry holds a neighbour reference.
+ */
+struct ndp_sch_xmitq {
+	struct sk_buff_head	skbs;
+	struct neighbour	*resolve[NDP_SCH_RESOLVE_MAX];
+	unsigned int		nresolve;
+	struct tasklet_struct	tasklet;
+};
+
+static DEFINE_PER_CPU(struct ndp_sch_xmitq, ndp_sch_xmitq);
 
 static u32 ndp_sch_hlimit(const struct ndp_sched_data *q)
 {
 	u32 h = READ_ONCE(q->hlimit);
 
 	return h ? h : 2 * READ_ONCE(q->limit);
+}
+
+static u32 ndp_sch_opf_thresh(const struct ndp_sched_data *q)
+{
+	u32 t = READ_ONCE(q->opf_thresh), limit = READ_ONCE(q->limit);
+
+	return t ? t : max_t(u32, limit > 2 ? limit - 2 : 1, 1);
+}
+
+static u32 ndp_sch_deflect_thresh(const struct ndp_sched_data *q)
+{
+	u32 t = READ_ONCE(q->deflect_thresh);
+
+	return t ? t : max_t(u32, READ_ONCE(q->limit) * 2 / 3, 1);
 }
 
 /*
@@ -665,6 +792,386 @@ static struct sk_buff *ndp_sch_pfabric_pick(struct ndp_sched_data *q)
 }
 
 /*
+ * Neighbour of @dev's next hop towards the destination of @skb (a
+ * classified NDP packet): a FIB lookup restricted to @dev, as routing
+ * would have done had it picked @dev.  Called in softirq context under
+ * RCU; the neighbour is not referenced (valid until the RCU section ends).
+ */
+static struct neighbour *ndp_sch_nexthop4(struct sk_buff *skb,
+					  struct net_device *dev)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct flowi4 fl4 = {
+		.flowi4_oif = dev->ifindex,
+		.flowi4_iif = skb->skb_iif ? skb->skb_iif : LOOPBACK_IFINDEX,
+		.flowi4_proto = ndp_sch_ipproto,
+		.daddr = iph->daddr,
+		.saddr = iph->saddr,
+	};
+	struct fib_result res;
+	__be32 gw;
+
+	if (fib_lookup(dev_net(dev), &fl4, &res, 0) ||
+	    res.type != RTN_UNICAST || !res.nhc || res.nhc->nhc_dev != dev)
+		return ERR_PTR(-ENETUNREACH);
+	if (res.nhc->nhc_gw_family == AF_INET)
+		gw = res.nhc->nhc_gw.ipv4;
+	else if (!res.nhc->nhc_gw_family)
+		gw = iph->daddr;
+	else
+		return ERR_PTR(-EAFNOSUPPORT);
+	return ip_neigh_gw4(dev, gw);
+}
+
+static struct neighbour *ndp_sch_nexthop6(struct sk_buff *skb,
+					  struct net_device *dev)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct flowi6 fl6 = {
+		.flowi6_oif = dev->ifindex,
+		.flowi6_proto = ndp_sch_ipproto,
+		.daddr = ip6h->daddr,
+		.saddr = ip6h->saddr,
+	};
+	struct neighbour *n = ERR_PTR(-ENETUNREACH);
+	struct dst_entry *dst;
+
+	/* Strict: with a source address the oif alone would only be a hint. */
+	dst = ip6_route_output_flags(dev_net(dev), NULL, &fl6,
+				     RT6_LOOKUP_F_IFACE);
+	if (!dst->error && dst->dev == dev)
+		n = ip_neigh_gw6(dev, rt6_nexthop((struct rt6_info *)dst,
+						  &ip6h->daddr));
+	dst_release(dst);
+	return n;
+}
+
+/* Have this CPU's tasklet start the resolution of @n. */
+static void ndp_sch_resolve_later(struct ndp_sch_xmitq *xq,
+				  struct neighbour *n)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&xq->skbs.lock, flags);
+	for (i = 0; i < xq->nresolve; i++)
+		if (xq->resolve[i] == n)
+			break;
+	if (i == xq->nresolve && i < NDP_SCH_RESOLVE_MAX) {
+		neigh_hold(n);
+		xq->resolve[xq->nresolve++] = n;
+	}
+	spin_unlock_irqrestore(&xq->skbs.lock, flags);
+	tasklet_schedule(&xq->tasklet);
+}
+
+/*
+ * Send @skb (a classified NDP DATA packet, not queued, headed to this
+ * port) through @dev instead: new link-layer header for @dev's next hop,
+ * ndphdr.detours incremented, transmitted by this CPU's tasklet once the
+ * qdisc lock is released.  Returns 0 when the packet is on its way, a
+ * negative errno with the packet unchanged otherwise: no route or no
+ * usable neighbour through @dev (a neighbour entry not yet resolved is
+ * asked for, so later packets can take that port), no memory, or a full
+ * tasklet queue.
+ */
+static int ndp_sch_divert(struct sk_buff *skb, struct net_device *dev)
+{
+	struct ndp_sch_xmitq *xq = this_cpu_ptr(&ndp_sch_xmitq);
+	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	int noff = skb_network_offset(skb);
+	unsigned int thoff = cb->thoff;
+	u8 haddr[MAX_ADDR_LEN];
+	struct neighbour *n;
+	unsigned long flags;
+
+	if (noff < 0 || skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL)
+		return -EINVAL;
+	if (dev->header_ops && !dev->header_ops->create)
+		return -EOPNOTSUPP;
+	if (skb_queue_len(&xq->skbs) >= NDP_SCH_XMITQ_MAX)
+		return -ENOBUFS;
+	n = cb->ipv == 4 ? ndp_sch_nexthop4(skb, dev) :
+			    ndp_sch_nexthop6(skb, dev);
+	if (IS_ERR_OR_NULL(n))
+		return n ? PTR_ERR(n) : -ENETUNREACH;
+	/*
+	 * Not resolved yet: start resolution from the tasklet (it may
+	 * transmit through @dev, which must not happen under this lock)
+	 * and do not divert this packet.  A valid entry only needs
+	 * neigh_event_send()'s bookkeeping (stale becomes delay), which
+	 * sends nothing.
+	 */
+	if (!(READ_ONCE(n->nud_state) & NUD_VALID)) {
+		ndp_sch_resolve_later(xq, n);
+		return -EAGAIN;
+	}
+	if (neigh_event_send(n, NULL))
+		return -EAGAIN;
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(dev)) ||
+	    skb_ensure_writable(skb, thoff + NDP_HDR_LEN))
+		return -ENOMEM;
+
+	/* Nothing fails from here on. */
+	ndp_hdr_inc_detours((struct ndphdr *)(skb->data + thoff));
+	__skb_pull(skb, noff);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, thoff - noff);
+	neigh_ha_snapshot(haddr, n, dev);
+	if (dev->header_ops)
+		dev_hard_header(skb, dev, ntohs(skb->protocol), haddr, NULL,
+				skb->len);
+	skb_reset_mac_header(skb);
+	skb_reset_mac_len(skb);
+	skb_dst_drop(skb);
+	__vlan_hwaccel_clear_tag(skb);
+	skb_set_queue_mapping(skb, 0);
+	skb->dev = dev;
+	dev_hold(dev);
+
+	spin_lock_irqsave(&xq->skbs.lock, flags);
+	__skb_queue_tail(&xq->skbs, skb);
+	spin_unlock_irqrestore(&xq->skbs.lock, flags);
+	tasklet_schedule(&xq->tasklet);
+	return 0;
+}
+
+/* Transmit the packets diverted on this CPU so far, outside any qdisc lock. */
+static void ndp_sch_xmit_tasklet(struct tasklet_struct *t)
+{
+	struct ndp_sch_xmitq *xq = from_tasklet(xq, t, tasklet);
+	struct neighbour *resolve[NDP_SCH_RESOLVE_MAX];
+	unsigned int i, nresolve;
+	struct sk_buff_head list;
+	struct sk_buff *skb;
+	unsigned long flags;
+
+	__skb_queue_head_init(&list);
+	spin_lock_irqsave(&xq->skbs.lock, flags);
+	skb_queue_splice_init(&xq->skbs, &list);
+	nresolve = xq->nresolve;
+	memcpy(resolve, xq->resolve, nresolve * sizeof(resolve[0]));
+	xq->nresolve = 0;
+	spin_unlock_irqrestore(&xq->skbs.lock, flags);
+
+	for (i = 0; i < nresolve; i++) {
+		neigh_event_send(resolve[i], NULL);
+		neigh_release(resolve[i]);
+	}
+	while ((skb = __skb_dequeue(&list))) {
+		struct net_device *dev = skb->dev;
+
+		dev_queue_xmit(skb);
+		dev_put(dev);
+	}
+}
+
+static void ndp_sch_xmitq_purge(struct ndp_sch_xmitq *xq)
+{
+	struct sk_buff *skb;
+
+	while (xq->nresolve)
+		neigh_release(xq->resolve[--xq->nresolve]);
+
+	while ((skb = skb_dequeue(&xq->skbs))) {
+		struct net_device *dev = skb->dev;
+
+		kfree_skb(skb);
+		dev_put(dev);
+	}
+}
+
+/*
+ * Whether @s may take a packet of port @q that arrived on @iif: another
+ * port of the same namespace, not facing hosts, not the arrival port, up.
+ */
+static bool ndp_sch_sibling_ok(const struct ndp_sched_data *q,
+			       const struct ndp_sched_data *s, int iif)
+{
+	struct net_device *dev = qdisc_dev(s->sch);
+
+	return s != q && !READ_ONCE(s->hostport) && dev->ifindex != iif &&
+	       net_eq(dev_net(dev), dev_net(qdisc_dev(q->sch))) &&
+	       netif_running(dev) && netif_carrier_ok(dev);
+}
+
+/*
+ * Two distinct random eligible siblings (reservoir sampling); returns the
+ * one with the shorter queue, or the only one, or NULL.  Under RCU.
+ */
+static struct ndp_sched_data *ndp_sch_pick_sibling(struct ndp_sched_data *q,
+						   struct ndp_sch_group *g,
+						   int iif)
+{
+	struct ndp_sched_data *s, *pick[2] = { NULL, NULL };
+	u32 n = 0, r;
+
+	list_for_each_entry_rcu(s, &g->ports, gnode) {
+		if (!ndp_sch_sibling_ok(q, s, iif))
+			continue;
+		if (n < 2) {
+			pick[n++] = s;
+			continue;
+		}
+		r = reciprocal_scale(get_random_u32(), ++n);
+		if (r < 2)
+			pick[r] = s;
+	}
+	if (!pick[1])
+		return pick[0];
+	return READ_ONCE(pick[1]->sch->q.qlen) < READ_ONCE(pick[0]->sch->q.qlen) ?
+	       pick[1] : pick[0];
+}
+
+/* The eligible sibling on @ifindex, or NULL.  Under RCU. */
+static struct ndp_sched_data *ndp_sch_find_sibling(struct ndp_sched_data *q,
+						   struct ndp_sch_group *g,
+						   int ifindex, int iif)
+{
+	struct ndp_sched_data *s;
+
+	list_for_each_entry_rcu(s, &g->ports, gnode)
+		if (qdisc_dev(s->sch)->ifindex == ifindex)
+			return ndp_sch_sibling_ok(q, s, iif) ? s : NULL;
+	return NULL;
+}
+
+/* Flow key of @skb (a classified NDP packet) for the group's table. */
+static u32 ndp_sch_group_key(const struct ndp_sch_group *g,
+			     const struct sk_buff *skb)
+{
+	const struct ndphdr *nh = ndp_sch_hdr(skb);
+	u32 ports = (u32)ntohs(nh->source) << 16 | ntohs(nh->dest);
+
+	if (ndp_skb_cb(skb)->ipv == 4)
+		return jhash_3words((__force u32)ip_hdr(skb)->saddr,
+				    (__force u32)ip_hdr(skb)->daddr, ports,
+				    g->seed);
+	return jhash_3words(ipv6_addr_hash(&ipv6_hdr(skb)->saddr),
+			    ipv6_addr_hash(&ipv6_hdr(skb)->daddr), ports,
+			    g->seed);
+}
+
+static bool ndp_defl_busy(const struct ndp_defl_entry *e, unsigned long now)
+{
+	return e->ifindex && time_before(now, e->used + NDP_SCH_DEFLECT_IDLE);
+}
+
+/*
+ * Dart in-order flow deflection: the sibling this packet's flow follows,
+ * or NULL to send it here.  A flow already in the table follows its entry
+ * (its last packet frees the entry); only a flow's first packet (SYN with
+ * syn_off 0) of a short flow (prio, the bytes left including this packet,
+ * at most TC_NDP_DEFLECT_SHORT) with deflection tokens left (detours
+ * below TC_NDP_DEFLECT_TOKENS) may take a free entry, when the data queue
+ * holds @deflect_thresh packets or more.
+ */
+static struct ndp_sched_data *ndp_sch_deflect(struct ndp_sched_data *q,
+					      struct ndp_sch_group *g,
+					      struct sk_buff *skb)
+{
+	const struct ndphdr *nh = ndp_sch_hdr(skb);
+	int me = qdisc_dev(q->sch)->ifindex, iif = skb->skb_iif;
+	unsigned long now = jiffies;
+	struct ndp_defl_entry *e, *free = NULL;
+	struct ndp_sched_data *s = NULL;
+	u32 key = ndp_sch_group_key(g, skb);
+	int i;
+
+	spin_lock(&g->lock);
+	for (i = 0; i < TC_NDP_DEFLECT_FLOWS; i++) {
+		e = &g->defl[i];
+		if (!ndp_defl_busy(e, now)) {
+			if (!free)
+				free = e;
+			continue;
+		}
+		if (e->key != key)
+			continue;
+		/* Deflected here by a sibling: this port sends it. */
+		if (e->ifindex == me)
+			goto out;
+		e->used = now;
+		s = ndp_sch_find_sibling(q, g, e->ifindex, iif);
+		if (!s)
+			q->stats.detour_fail++;
+		if (ndp_hdr_has(nh, NDP_F_LAST)) {
+			e->ifindex = 0;
+			q->stats.deflect_free++;
+		}
+		goto out;
+	}
+
+	if (!ndp_hdr_has(nh, NDP_F_SYN) || nh->syn_off ||
+	    ntohl(nh->prio) > TC_NDP_DEFLECT_SHORT ||
+	    nh->detours >= TC_NDP_DEFLECT_TOKENS ||
+	    skb_queue_len(&q->dq.skbs) < ndp_sch_deflect_thresh(q))
+		goto out;
+	if (!free) {
+		q->stats.deflect_full++;
+		goto out;
+	}
+	s = ndp_sch_pick_sibling(q, g, iif);
+	if (!s) {
+		q->stats.detour_nosib++;
+		goto out;
+	}
+	q->stats.deflect_new++;
+	/* A one-packet flow needs no entry. */
+	if (!ndp_hdr_has(nh, NDP_F_LAST)) {
+		free->key = key;
+		free->ifindex = qdisc_dev(s->sch)->ifindex;
+		free->used = now;
+	} else {
+		q->stats.deflect_free++;
+	}
+out:
+	spin_unlock(&g->lock);
+	return s;
+}
+
+/*
+ * Deflection, then OPF detour, for a DATA packet about to be queued here.
+ * Returns true if the packet left through a sibling port.
+ */
+static bool ndp_sch_try_divert(struct ndp_sched_data *q, struct sk_buff *skb)
+{
+	struct ndp_sch_group *g = rcu_dereference_bh(q->group);
+	const struct ndphdr *nh = ndp_sch_hdr(skb);
+	struct ndp_sched_data *s;
+
+	if (!g)
+		return false;
+	if (READ_ONCE(q->deflect)) {
+		s = ndp_sch_deflect(q, g, skb);
+		if (s) {
+			if (!ndp_sch_divert(skb, qdisc_dev(s->sch))) {
+				q->stats.deflect_out++;
+				return true;
+			}
+			q->stats.detour_fail++;
+		}
+	}
+	nh = ndp_sch_hdr(skb);
+	/* Unscheduled first-window data only, never a retransmission. */
+	if (!READ_ONCE(q->detour) || !ndp_hdr_has(nh, NDP_F_UNSCHED) ||
+	    ndp_hdr_has(nh, NDP_F_RTX) || nh->detours >= READ_ONCE(q->dcc_thresh) ||
+	    skb_queue_len(&q->dq.skbs) < ndp_sch_opf_thresh(q))
+		return false;
+	s = ndp_sch_pick_sibling(q, g, skb->skb_iif);
+	if (!s) {
+		q->stats.detour_nosib++;
+		return false;
+	}
+	if (ndp_sch_divert(skb, qdisc_dev(s->sch))) {
+		q->stats.detour_fail++;
+		return false;
+	}
+	q->stats.detour_out++;
+	return true;
+}
+
+/*
  * Queue a DATA packet; on overflow trim the arrival or a queued packet
  * and move the trimmed one to the header queue.  A queued victim that
  * leaves the qdisc (dropped or returned) or shrinks is reported through
@@ -678,6 +1185,10 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 	unsigned int old_len, new_len;
 	struct sk_buff *victim;
 	int ret;
+
+	/* Deflection and detours come before queueing and trimming. */
+	if (ndp_sch_try_divert(q, skb))
+		return NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
 
 	if (likely(skb_queue_len(&q->dq.skbs) < READ_ONCE(q->limit))) {
 		ndp_sch_q_add(sch, &q->dq, skb);
@@ -729,6 +1240,7 @@ static int ndp_sch_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct ndp_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
 	int tree_n = 0, tree_len = 0;
+	enum ndp_sch_class cls;
 	int ret;
 
 	/* The link was idle: no credit for the time it sent nothing. */
@@ -739,7 +1251,10 @@ static int ndp_sch_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			q->t_next = now;
 	}
 
-	switch (ndp_sch_classify(q, skb)) {
+	cls = ndp_sch_classify(q, skb);
+	if (cls != NDP_SCH_OTHER && ndp_sch_hdr(skb)->detours)
+		q->stats.detour_in++;
+	switch (cls) {
 	case NDP_SCH_HDR:
 		return ndp_sch_hdr_enqueue(sch, skb, to_free);
 	case NDP_SCH_DATA:
@@ -905,6 +1420,14 @@ static struct netlink_range_validation ndp_sch_quantum_range = {
 	.min = TC_NDP_QUANTUM_MIN, .max = TC_NDP_QUANTUM_MAX,
 };
 
+static struct netlink_range_validation ndp_sch_group_range = {
+	.min = 0, .max = TC_NDP_GROUP_MAX,
+};
+
+static struct netlink_range_validation ndp_sch_thresh_range = {
+	.min = 0, .max = TC_NDP_THRESH_MAX,
+};
+
 static const struct nla_policy ndp_sch_policy[TCA_NDP_MAX + 1] = {
 	[TCA_NDP_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ndp_sch_limit_range),
 	[TCA_NDP_HLIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ndp_sch_hlimit_range),
@@ -916,6 +1439,15 @@ static const struct nla_policy ndp_sch_policy[TCA_NDP_MAX + 1] = {
 	[TCA_NDP_TRIM_PROB] = NLA_POLICY_MAX(NLA_U32, 100),
 	[TCA_NDP_QUANTUM] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						  &ndp_sch_quantum_range),
+	[TCA_NDP_GROUP]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ndp_sch_group_range),
+	[TCA_NDP_HOSTPORT] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_NDP_DETOUR] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_NDP_OPF_THRESH] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &ndp_sch_thresh_range),
+	[TCA_NDP_DCC_THRESH] = NLA_POLICY_MAX(NLA_U32, TC_NDP_DCC_MAX),
+	[TCA_NDP_DEFLECT] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_NDP_DEFLECT_THRESH] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &ndp_sch_thresh_range),
 	[TCA_NDP_IPPROTO] = {
 		.type = NLA_REJECT,
 		.reject_message = "sch_ndp: ipproto is read only (module parameter)",
@@ -966,8 +1498,175 @@ static void ndp_sch_explain(struct netlink_ext_ack *extack, int err)
 		NL_SET_ERR_MSG_ATTR(extack, bad,
 				    "sch_ndp: quantum must be in [256, 1048576] bytes");
 		break;
+	case TCA_NDP_GROUP:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: group must be in [0, 65535] (0: no group)");
+		break;
+	case TCA_NDP_HOSTPORT:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: hostport must be 0 (off) or 1 (on)");
+		break;
+	case TCA_NDP_DETOUR:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: detour must be 0 (off) or 1 (on)");
+		break;
+	case TCA_NDP_OPF_THRESH:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: opf-thresh must be in [0, 65535] packets (0: limit - 2)");
+		break;
+	case TCA_NDP_DCC_THRESH:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: dcc-thresh must be in [0, 15] detours");
+		break;
+	case TCA_NDP_DEFLECT:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: deflect must be 0 (off) or 1 (on)");
+		break;
+	case TCA_NDP_DEFLECT_THRESH:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: deflect-thresh must be in [0, 65535] packets (0: 2/3 of limit)");
+		break;
 	}
 }
+
+/* Group @id of @net, or NULL.  RTNL. */
+static struct ndp_sch_group *ndp_sch_group_find(struct net *net, u32 id)
+{
+	struct ndp_sch_net *sn = net_generic(net, ndp_sch_net_id);
+	struct ndp_sch_group *g;
+
+	ASSERT_RTNL();
+	list_for_each_entry(g, &sn->groups, node)
+		if (g->id == id)
+			return g;
+	return NULL;
+}
+
+/*
+ * Check that port @q may join group @id and find or allocate it; nothing
+ * is linked yet.  *@newg is set to a new group the caller must link with
+ * ndp_sch_group_join() or free.  RTNL.
+ */
+static int ndp_sch_group_prepare(struct ndp_sched_data *q, u32 id,
+				 struct ndp_sch_group **newg,
+				 struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct net *net = dev_net(dev);
+	struct ndp_sch_net *sn = net_generic(net, ndp_sch_net_id);
+	struct ndp_sch_group *g, *cur = rtnl_dereference(q->group);
+	struct ndp_sched_data *s;
+
+	*newg = NULL;
+	if (!id || (cur && cur->id == id))
+		return 0;
+	list_for_each_entry(g, &sn->groups, node) {
+		list_for_each_entry(s, &g->ports, gnode) {
+			if (s != q && qdisc_dev(s->sch) == dev) {
+				NL_SET_ERR_MSG(extack,
+					       "sch_ndp: this device is already a port of a group");
+				return -EBUSY;
+			}
+		}
+	}
+	g = ndp_sch_group_find(net, id);
+	if (g) {
+		if (g->nports >= TC_NDP_GROUP_PORTS_MAX) {
+			NL_SET_ERR_MSG(extack,
+				       "sch_ndp: the group is full (64 ports)");
+			return -ENOSPC;
+		}
+		return 0;
+	}
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g) {
+		NL_SET_ERR_MSG(extack, "sch_ndp: no memory for the port group");
+		return -ENOMEM;
+	}
+	INIT_LIST_HEAD(&g->node);
+	INIT_LIST_HEAD(&g->ports);
+	g->id = id;
+	g->seed = get_random_u32();
+	spin_lock_init(&g->lock);
+	*newg = g;
+	return 0;
+}
+
+/* Leave the current group; the last port frees it.  RTNL. */
+static void ndp_sch_group_leave(struct ndp_sched_data *q)
+{
+	struct ndp_sch_group *g = rtnl_dereference(q->group);
+
+	ASSERT_RTNL();
+	if (!g)
+		return;
+	list_del_rcu(&q->gnode);
+	RCU_INIT_POINTER(q->group, NULL);
+	if (--g->nports)
+		return;
+	list_del(&g->node);
+	kfree_rcu(g, rcu);
+}
+
+/*
+ * Move port @q to group @id (0: no group), with @newg from
+ * ndp_sch_group_prepare().  Cannot fail.  RTNL.
+ */
+static void ndp_sch_group_join(struct ndp_sched_data *q, u32 id,
+			       struct ndp_sch_group *newg)
+{
+	struct net *net = dev_net(qdisc_dev(q->sch));
+	struct ndp_sch_group *g = rtnl_dereference(q->group);
+
+	ASSERT_RTNL();
+	if (g && g->id == id)
+		return;
+	ndp_sch_group_leave(q);
+	if (!id)
+		return;
+	g = newg;
+	if (g) {
+		struct ndp_sch_net *sn = net_generic(net, ndp_sch_net_id);
+
+		list_add_tail(&g->node, &sn->groups);
+	} else {
+		g = ndp_sch_group_find(net, id);
+	}
+	g->nports++;
+	list_add_tail_rcu(&q->gnode, &g->ports);
+	rcu_assign_pointer(q->group, g);
+}
+
+static int __net_init ndp_sch_net_init(struct net *net)
+{
+	struct ndp_sch_net *sn = net_generic(net, ndp_sch_net_id);
+
+	INIT_LIST_HEAD(&sn->groups);
+	return 0;
+}
+
+/*
+ * The namespace's devices, and with them their qdiscs and groups, are gone
+ * before this runs.  A port whose device moved to another namespace keeps
+ * its group, which is only unlisted here; its last port frees it.
+ */
+static void __net_exit ndp_sch_net_exit(struct net *net)
+{
+	struct ndp_sch_net *sn = net_generic(net, ndp_sch_net_id);
+	struct ndp_sch_group *g, *tmp;
+
+	rtnl_lock();
+	list_for_each_entry_safe(g, tmp, &sn->groups, node)
+		list_del_init(&g->node);
+	rtnl_unlock();
+}
+
+static struct pernet_operations ndp_sch_net_ops = {
+	.init	= ndp_sch_net_init,
+	.exit	= ndp_sch_net_exit,
+	.id	= &ndp_sch_net_id,
+	.size	= sizeof(struct ndp_sch_net),
+};
 
 /* Drop from the head of @nq until it holds at most @max packets. */
 static void ndp_sch_shrink(struct Qdisc *sch, struct ndp_queue *nq, u32 max,
@@ -988,11 +1687,12 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct ndp_sched_data *q = qdisc_priv(sch);
 	struct ndp_pf_node *nodes = NULL, *old_nodes = NULL;
+	struct ndp_sch_group *cur, *newg = NULL;
 	struct nlattr *tb[TCA_NDP_MAX + 1];
 	int err, n = 0, len = 0;
 	bool new_index = false;
-	u32 limit, pf_size;
-	u8 mode;
+	u32 limit, pf_size, group;
+	u8 mode, detour, deflect;
 
 	if (!opt)
 		return 0;
@@ -1001,6 +1701,26 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 		ndp_sch_explain(extack, err);
 		return err;
 	}
+
+	/*
+	 * Port group: validate and allocate before changing anything.  Only
+	 * "change" (under RTNL) writes the group and the detour switches.
+	 */
+	cur = rtnl_dereference(q->group);
+	group = tb[TCA_NDP_GROUP] ? nla_get_u32(tb[TCA_NDP_GROUP]) :
+				    cur ? cur->id : 0;
+	detour = tb[TCA_NDP_DETOUR] ? nla_get_u8(tb[TCA_NDP_DETOUR]) :
+				      q->detour;
+	deflect = tb[TCA_NDP_DEFLECT] ? nla_get_u8(tb[TCA_NDP_DEFLECT]) :
+					q->deflect;
+	if (!group && (detour || deflect)) {
+		NL_SET_ERR_MSG(extack,
+			       "sch_ndp: detour and deflect need a port group (group ID)");
+		return -EINVAL;
+	}
+	err = ndp_sch_group_prepare(q, group, &newg, extack);
+	if (err)
+		return err;
 
 	/*
 	 * pFabric mode needs its index sized to the limit; allocate it before
@@ -1017,6 +1737,7 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 			if (!nodes) {
 				NL_SET_ERR_MSG(extack,
 					       "sch_ndp: no memory for the pFabric index (one entry per packet of limit)");
+				kfree(newg);
 				return -ENOMEM;
 			}
 		}
@@ -1039,6 +1760,19 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(q->rts, nla_get_u8(tb[TCA_NDP_RTS]));
 	if (tb[TCA_NDP_MODE])
 		WRITE_ONCE(q->mode, nla_get_u8(tb[TCA_NDP_MODE]));
+	if (tb[TCA_NDP_HOSTPORT])
+		WRITE_ONCE(q->hostport, nla_get_u8(tb[TCA_NDP_HOSTPORT]));
+	if (tb[TCA_NDP_DETOUR])
+		WRITE_ONCE(q->detour, nla_get_u8(tb[TCA_NDP_DETOUR]));
+	if (tb[TCA_NDP_OPF_THRESH])
+		WRITE_ONCE(q->opf_thresh, nla_get_u32(tb[TCA_NDP_OPF_THRESH]));
+	if (tb[TCA_NDP_DCC_THRESH])
+		WRITE_ONCE(q->dcc_thresh, nla_get_u32(tb[TCA_NDP_DCC_THRESH]));
+	if (tb[TCA_NDP_DEFLECT])
+		WRITE_ONCE(q->deflect, nla_get_u8(tb[TCA_NDP_DEFLECT]));
+	if (tb[TCA_NDP_DEFLECT_THRESH])
+		WRITE_ONCE(q->deflect_thresh,
+			   nla_get_u32(tb[TCA_NDP_DEFLECT_THRESH]));
 	if (tb[TCA_NDP_RATE]) {
 		WRITE_ONCE(q->rate, nla_get_u64(tb[TCA_NDP_RATE]));
 		/* A new rate applies from now, not from the old schedule. */
@@ -1063,6 +1797,7 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 	qdisc_tree_reduce_backlog(sch, n, len);
 	sch_tree_unlock(sch);
 	kvfree(old_nodes);
+	ndp_sch_group_join(q, group, newg);
 	return 0;
 }
 
@@ -1087,6 +1822,9 @@ static int ndp_sch_init(struct Qdisc *sch, struct nlattr *opt,
 	q->seed = get_random_u32();
 	q->pf_prio = RB_ROOT_CACHED;
 	q->pf_flow = RB_ROOT;
+	q->sch = sch;
+	INIT_LIST_HEAD(&q->gnode);
+	q->dcc_thresh = NDP_SCH_DCC_DEFAULT;
 	qdisc_watchdog_init(&q->watchdog, sch);
 
 	return ndp_sch_change(sch, opt, extack);
@@ -1098,6 +1836,7 @@ static void ndp_sch_destroy(struct Qdisc *sch)
 	struct ndp_sched_data *q = qdisc_priv(sch);
 
 	qdisc_watchdog_cancel(&q->watchdog);
+	ndp_sch_group_leave(q);
 	ndp_sch_purge(&q->hq);
 	ndp_sch_purge(&q->dq);
 	ndp_sch_purge(&q->oq);
@@ -1109,7 +1848,14 @@ static void ndp_sch_destroy(struct Qdisc *sch)
 static int ndp_sch_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct ndp_sched_data *q = qdisc_priv(sch);
+	struct ndp_sch_group *g;
 	struct nlattr *opts;
+	u32 group;
+
+	rcu_read_lock();
+	g = rcu_dereference(q->group);
+	group = g ? g->id : 0;
+	rcu_read_unlock();
 
 	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!opts)
@@ -1124,7 +1870,15 @@ static int ndp_sch_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_NDP_MODE, READ_ONCE(q->mode)) ||
 	    nla_put_u32(skb, TCA_NDP_TRIM_PROB, READ_ONCE(q->trim_prob)) ||
 	    nla_put_u32(skb, TCA_NDP_QUANTUM, READ_ONCE(q->quantum)) ||
-	    nla_put_u8(skb, TCA_NDP_IPPROTO, ndp_sch_ipproto))
+	    nla_put_u8(skb, TCA_NDP_IPPROTO, ndp_sch_ipproto) ||
+	    nla_put_u32(skb, TCA_NDP_GROUP, group) ||
+	    nla_put_u8(skb, TCA_NDP_HOSTPORT, READ_ONCE(q->hostport)) ||
+	    nla_put_u8(skb, TCA_NDP_DETOUR, READ_ONCE(q->detour)) ||
+	    nla_put_u32(skb, TCA_NDP_OPF_THRESH, ndp_sch_opf_thresh(q)) ||
+	    nla_put_u32(skb, TCA_NDP_DCC_THRESH, READ_ONCE(q->dcc_thresh)) ||
+	    nla_put_u8(skb, TCA_NDP_DEFLECT, READ_ONCE(q->deflect)) ||
+	    nla_put_u32(skb, TCA_NDP_DEFLECT_THRESH,
+			ndp_sch_deflect_thresh(q)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -1166,24 +1920,53 @@ static struct Qdisc_ops ndp_sch_ops __read_mostly = {
 	.owner		= THIS_MODULE,
 };
 
+/* Stop every CPU's tasklet and free what it still holds. */
+static void ndp_sch_xmitq_stop(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ndp_sch_xmitq *xq = per_cpu_ptr(&ndp_sch_xmitq, cpu);
+
+		tasklet_kill(&xq->tasklet);
+		ndp_sch_xmitq_purge(xq);
+	}
+}
+
 static int __init ndp_sch_module_init(void)
 {
+	int cpu, err;
+
 	ndp_wire_build_bug_on();
 	BUILD_BUG_ON(sizeof(struct ndp_skb_cb) > QDISC_CB_PRIV_LEN);
 	if (!ndp_sch_ipproto || ndp_sch_ipproto > 255) {
 		pr_err("sch_ndp: ipproto must be in [1, 255]\n");
 		return -EINVAL;
 	}
-	return register_qdisc(&ndp_sch_ops);
+	for_each_possible_cpu(cpu) {
+		struct ndp_sch_xmitq *xq = per_cpu_ptr(&ndp_sch_xmitq, cpu);
+
+		skb_queue_head_init(&xq->skbs);
+		tasklet_setup(&xq->tasklet, ndp_sch_xmit_tasklet);
+	}
+	err = register_pernet_subsys(&ndp_sch_net_ops);
+	if (err)
+		return err;
+	err = register_qdisc(&ndp_sch_ops);
+	if (err)
+		unregister_pernet_subsys(&ndp_sch_net_ops);
+	return err;
 }
 
 static void __exit ndp_sch_module_exit(void)
 {
 	unregister_qdisc(&ndp_sch_ops);
+	unregister_pernet_subsys(&ndp_sch_net_ops);
+	ndp_sch_xmitq_stop();
 }
 
 module_init(ndp_sch_module_init);
 module_exit(ndp_sch_module_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("NDP switch port: trimming, header priority, pFabric");
+MODULE_DESCRIPTION("NDP switch port: trimming, header priority, pFabric, detours");
 MODULE_ALIAS_NET_SCH("ndp");

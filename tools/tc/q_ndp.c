@@ -90,6 +90,9 @@ static void ndp_explain(void)
 		"               [ wrr HEADERS ] [ rate RATE | rate unlimited ]\n"
 		"               [ rts on|off ] [ mode ndp|pfabric ]\n"
 		"               [ trim-prob PERCENT ] [ quantum BYTES ]\n"
+		"               [ group ID ] [ hostport on|off ] [ detour on|off ]\n"
+		"               [ opf-thresh PACKETS ] [ dcc-thresh DETOURS ]\n"
+		"               [ deflect on|off ] [ deflect-thresh PACKETS ]\n"
 		" limit      data queue, packets (default 8)\n"
 		" hlimit     header queue, packets (default 0: twice limit)\n"
 		" olimit     queue of other (non-NDP) traffic, packets (default 1000)\n"
@@ -98,7 +101,14 @@ static void ndp_explain(void)
 		" rts        return headers to sender when the header queue is full (default on)\n"
 		" mode       ndp: trimming FIFO; pfabric: priority buffer (default ndp)\n"
 		" trim-prob  percent of overflows that trim the arrival, not the tail (default 50)\n"
-		" quantum    DRR quantum between NDP and other traffic, bytes (default MTU)\n");
+		" quantum    DRR quantum between NDP and other traffic, bytes (default MTU)\n"
+		" group      port group of this switch, 1..65535 (default 0: none)\n"
+		" hostport   the port faces hosts: never a detour target (default off)\n"
+		" detour     OPF detours of unscheduled packets to sibling ports (default off)\n"
+		" opf-thresh data queue length that detours, packets (default 0: limit - 2)\n"
+		" dcc-thresh detours a packet may take, 0..15 (default 2)\n"
+		" deflect    Dart in-order deflection of short flows (default off)\n"
+		" deflect-thresh data queue length that deflects, packets (default 0: 2/3 limit)\n");
 }
 
 static int ndp_bad(const char *what, const char *arg)
@@ -181,6 +191,31 @@ static int ndp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 					 TC_NDP_MODE_PFABRIC);
 			else
 				return ndp_bad("mode (ndp or pfabric)", *argv);
+		} else if (strcmp(opt, "group") == 0 ||
+			   strcmp(opt, "opf-thresh") == 0 ||
+			   strcmp(opt, "dcc-thresh") == 0 ||
+			   strcmp(opt, "deflect-thresh") == 0) {
+			int type = opt[0] == 'g' ? TCA_NDP_GROUP :
+				   opt[0] == 'o' ? TCA_NDP_OPF_THRESH :
+				   opt[1] == 'c' ? TCA_NDP_DCC_THRESH :
+						   TCA_NDP_DEFLECT_THRESH;
+
+			if (get_u32(&v, *argv, 0))
+				return ndp_bad(opt, *argv);
+			addattr32(n, NDP_MSG_MAX, type, v);
+		} else if (strcmp(opt, "hostport") == 0 ||
+			   strcmp(opt, "detour") == 0 ||
+			   strcmp(opt, "deflect") == 0) {
+			int type = opt[0] == 'h' ? TCA_NDP_HOSTPORT :
+				   opt[2] == 't' ? TCA_NDP_DETOUR :
+						   TCA_NDP_DEFLECT;
+
+			if (strcmp(*argv, "on") == 0)
+				addattr8(n, NDP_MSG_MAX, type, 1);
+			else if (strcmp(*argv, "off") == 0)
+				addattr8(n, NDP_MSG_MAX, type, 0);
+			else
+				return ndp_bad(opt, *argv);
 		} else if (strcmp(opt, "trim-prob") == 0) {
 			if (ndp_get_percent(&v, *argv))
 				return ndp_bad("trim-prob (percent)", *argv);
@@ -243,6 +278,32 @@ static int ndp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_NDP_IPPROTO] && RTA_PAYLOAD(tb[TCA_NDP_IPPROTO]) >= 1)
 		ndp_print_uint("ipproto", "ipproto %u ",
 			       NDP_U8(TCA_NDP_IPPROTO));
+	if (tb[TCA_NDP_GROUP] && RTA_PAYLOAD(tb[TCA_NDP_GROUP]) >= 4 &&
+	    NDP_U32(TCA_NDP_GROUP)) {
+		ndp_print_uint("group", "group %u ", NDP_U32(TCA_NDP_GROUP));
+		if (tb[TCA_NDP_HOSTPORT] &&
+		    RTA_PAYLOAD(tb[TCA_NDP_HOSTPORT]) >= 1)
+			ndp_print_string("hostport", "hostport %s ",
+					 NDP_U8(TCA_NDP_HOSTPORT) ? "on" : "off");
+		if (tb[TCA_NDP_DETOUR] && RTA_PAYLOAD(tb[TCA_NDP_DETOUR]) >= 1)
+			ndp_print_string("detour", "detour %s ",
+					 NDP_U8(TCA_NDP_DETOUR) ? "on" : "off");
+		if (tb[TCA_NDP_OPF_THRESH] &&
+		    RTA_PAYLOAD(tb[TCA_NDP_OPF_THRESH]) >= 4)
+			ndp_print_uint("opf_thresh", "opf-thresh %up ",
+				       NDP_U32(TCA_NDP_OPF_THRESH));
+		if (tb[TCA_NDP_DCC_THRESH] &&
+		    RTA_PAYLOAD(tb[TCA_NDP_DCC_THRESH]) >= 4)
+			ndp_print_uint("dcc_thresh", "dcc-thresh %u ",
+				       NDP_U32(TCA_NDP_DCC_THRESH));
+		if (tb[TCA_NDP_DEFLECT] && RTA_PAYLOAD(tb[TCA_NDP_DEFLECT]) >= 1)
+			ndp_print_string("deflect", "deflect %s ",
+					 NDP_U8(TCA_NDP_DEFLECT) ? "on" : "off");
+		if (tb[TCA_NDP_DEFLECT_THRESH] &&
+		    RTA_PAYLOAD(tb[TCA_NDP_DEFLECT_THRESH]) >= 4)
+			ndp_print_uint("deflect_thresh", "deflect-thresh %up ",
+				       NDP_U32(TCA_NDP_DEFLECT_THRESH));
+	}
 #undef NDP_U32
 #undef NDP_U8
 	return 0;
@@ -286,6 +347,14 @@ static int ndp_print_xstats(struct qdisc_util *qu, FILE *f,
 	ndp_print_uint("other_backlog", " backlog %ub", st.other_backlog);
 	ndp_print_u64("other_pkts", " sent %llu pkts", st.other_pkts);
 	ndp_print_u64("other_bytes", " %llu bytes", st.other_bytes);
+	ndp_print_u64("detour_out", "\n  detour: out %llu", st.detour_out);
+	ndp_print_u64("detour_nosib", " no_sibling %llu", st.detour_nosib);
+	ndp_print_u64("detour_fail", " failed %llu", st.detour_fail);
+	ndp_print_u64("detour_in", " in %llu", st.detour_in);
+	ndp_print_u64("deflect_out", "\n  deflect: out %llu", st.deflect_out);
+	ndp_print_u64("deflect_new", " new %llu", st.deflect_new);
+	ndp_print_u64("deflect_free", " freed %llu", st.deflect_free);
+	ndp_print_u64("deflect_full", " full %llu", st.deflect_full);
 	return 0;
 }
 

@@ -26,6 +26,13 @@ enum {
 	TCA_NDP_QUANTUM,	/* u32: DRR quantum between NDP and other, bytes */
 	TCA_NDP_IPPROTO,	/* u8: read only: IP protocol taken as NDP */
 	TCA_NDP_PAD,
+	TCA_NDP_GROUP,		/* u32: port group id; 0 = no group */
+	TCA_NDP_HOSTPORT,	/* u8: 1 = port faces hosts (never a detour target) */
+	TCA_NDP_DETOUR,		/* u8: OPF detours of unscheduled packets on/off */
+	TCA_NDP_OPF_THRESH,	/* u32: data queue length that detours, packets; 0 = auto */
+	TCA_NDP_DCC_THRESH,	/* u32: detours a packet may take (ndphdr.detours cap) */
+	TCA_NDP_DEFLECT,	/* u8: Dart in-order flow deflection on/off */
+	TCA_NDP_DEFLECT_THRESH,	/* u32: data queue length that deflects, packets; 0 = auto */
 	__TCA_NDP_MAX
 };
 
@@ -38,6 +45,13 @@ enum {
 #define TC_NDP_WRR_MAX		1024
 #define TC_NDP_QUANTUM_MIN	256
 #define TC_NDP_QUANTUM_MAX	1048576
+#define TC_NDP_GROUP_MAX	65535
+#define TC_NDP_GROUP_PORTS_MAX	64	/* ports in one group */
+#define TC_NDP_THRESH_MAX	65535
+#define TC_NDP_DCC_MAX		15
+#define TC_NDP_DEFLECT_FLOWS	8	/* entries of a group's deflection table */
+#define TC_NDP_DEFLECT_TOKENS	4	/* entries short flows may hold at once */
+#define TC_NDP_DEFLECT_SHORT	102400	/* bytes: a flow up to this is short */
 
 /**
  * enum tc_ndp_mode - scheduling of the NDP data queue
@@ -81,6 +95,14 @@ struct tc_ndp_xstats {
 	__u32	hdr_backlog;	/* bytes in the header queue */
 	__u32	data_backlog;	/* bytes in the data queue */
 	__u32	other_backlog;	/* bytes in the other-traffic queue */
+	__u64	detour_out;	/* OPF: packets detoured to a sibling port */
+	__u64	detour_nosib;	/* OPF: eligible, but no usable sibling port */
+	__u64	detour_fail;	/* OPF/deflection: sibling chosen, no route, neighbour or memory */
+	__u64	detour_in;	/* NDP packets enqueued with ndphdr.detours > 0 */
+	__u64	deflect_out;	/* Dart: packets sent through a flow's deflected port */
+	__u64	deflect_new;	/* Dart: deflection table entries allocated */
+	__u64	deflect_free;	/* Dart: entries freed by a flow's last packet */
+	__u64	deflect_full;	/* Dart: first packets not deflected: table or tokens exhausted */
 };
 
 #endif /* _UAPI_LINUX_NDP_SCHED_H */

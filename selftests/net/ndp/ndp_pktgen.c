@@ -26,6 +26,7 @@
  *              psn=N        this packet's psn (the next ones follow it)
  *              badpcsum=1   DATA: a payload checksum that does not match
  *              path=N       ndphdr.path (path id)
+ *              detours=N    ndphdr.detours (detours taken so far)
  *              frags=N      IPv4: send the packet as N IP fragments (the
  *                           receiver reassembles it into a nonlinear skb)
  *              doff=N       header length N words (10..255): N * 4 - 40
@@ -50,7 +51,7 @@
  *     --quiet:
  *       pkt I type=T psn=N sport=N dport=N flags=F prio=N paylen=N len=N
  *           doff=N opts=ok|BAD|- hcsum=ok|BAD pcsum=ok|BAD|- src=A dst=B
- *           t_us=N
+ *           t_us=N detours=N
  *     (len: payload bytes present after the doff*4-byte header; t_us:
  *     kernel receive time since the first packet) and a summary line:
  *       summary pkts=N data=N trimmed=N ctrl=N rts=N bad_hcsum=N
@@ -274,7 +275,7 @@ struct ndp_spec {
 	uint16_t flags;
 	long sport, dport;
 	uint32_t syn_off, pull;
-	uint8_t path;
+	uint8_t path, detours;
 	long long psn;
 	bool bad_pcsum;
 	unsigned int frags;
@@ -377,6 +378,8 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 			sp->psn = ndp_num(eq, UINT32_MAX, "psn");
 		else if (!strcmp(tok, "path"))
 			sp->path = ndp_num(eq, 255, "path");
+		else if (!strcmp(tok, "detours"))
+			sp->detours = ndp_num(eq, 255, "detours");
 		else if (!strcmp(tok, "badpcsum"))
 			sp->bad_pcsum = ndp_num(eq, 1, "badpcsum");
 		else if (!strcmp(tok, "frags"))
@@ -472,6 +475,7 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 	nh->syn_off = htonl(sp->syn_off);
 	nh->pull = htonl(sp->pull);
 	nh->path = sp->path;
+	nh->detours = sp->detours;
 
 	if (g->family == AF_INET) {
 		struct iphdr *iph = (struct iphdr *)pkt;
@@ -711,7 +715,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	inet_ntop(family, src, srcs, sizeof(srcs));
 	inet_ntop(family, dst, dsts, sizeof(dsts));
 	ndp_flags_str(flags, fl, sizeof(fl));
-	printf("pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld\n",
+	printf("pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld detours=%u\n",
 	       st->pkts,
 	       nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
 	       ndp_type_names[nh->type] : "unknown",
@@ -720,7 +724,8 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	       !ook ? "BAD" : hlen > NDP_HDR_LEN ? "ok" : "-",
 	       hok ? "ok" : "BAD",
 	       check_payload ? (pok ? "ok" : "BAD") : "-",
-	       lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts));
+	       lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts),
+	       nh->detours);
 	fflush(stdout);
 	return true;
 }
