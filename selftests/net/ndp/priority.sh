@@ -28,10 +28,13 @@ ndp_lib_plan 3
 port=$(xfer_next_port)
 for addr in 10.0.1.2 fd00:1::2; do
 	ip netns exec "$ns_b" python3 "$helper" serve "$addr" "$port" \
-		>>"$XFER_TMP/serve.out" 2>&1 &
+		>"$XFER_TMP/serve.$addr" 2>&1 &
 	ndp_lib_at_exit "kill $! 2>/dev/null"
 done
-xfer_wait_file "$XFER_TMP/serve.out" listening 20
+# Both servers, each in its own file: the first "listening" may be v6's.
+for addr in 10.0.1.2 fd00:1::2; do
+	xfer_wait_file "$XFER_TMP/serve.$addr" listening 20
+done
 
 prio()
 {
