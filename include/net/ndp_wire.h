@@ -93,7 +93,8 @@ enum ndp_pkt_type {
  *	it incrementally.  Swapping source and destination (return to sender)
  *	leaves it valid, as the sum is commutative.
  * @pcsum: payload checksum: Internet checksum of the payload alone, 0 when
- *	there is no payload.  Not checked on trimmed packets.
+ *	there is no payload.  Not checked on trimmed packets; 0x0000 and
+ *	0xffff compare equal (ndp_pcsum_equal()).
  * @nsenders: ACK/NACK: number of senders currently active towards the
  *	receiver (Dart DASR hint, 0 = unknown).  DATA: 0.
  * @reserved: zero on send, ignored on receive.
@@ -152,6 +153,17 @@ static inline bool ndp_hdr_is_sane(const struct ndphdr *nh)
 	return nh->type >= NDP_PKT_DATA && nh->type < NDP_PKT_MAX &&
 	       nh->doff >= NDP_HDR_WORDS &&
 	       !(nh->flags & ~htons(NDP_F_ALL));
+}
+
+/*
+ * Whether two payload checksums are the same value.  One's complement has
+ * two zeros: a payload whose sum is zero (all zero bytes) folds to 0xffff
+ * when summed from 0 (skb_checksum()) and to 0x0000 when summed from ~0,
+ * as the architectures' csum-and-copy helpers do; both are correct.
+ */
+static inline bool ndp_pcsum_equal(__sum16 a, __sum16 b)
+{
+	return (__force u16)a % 0xffff == (__force u16)b % 0xffff;
 }
 
 /* Checksum of the header alone (hcsum field included as it is). */

@@ -624,7 +624,12 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 		nsk->retries = 0;
 }
 
-static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
+/*
+ * Process @skb on connection @sk.  @opened: @skb is the packet that just
+ * created @sk (ndp_passive_open() counted it for anti-amplification).
+ */
+static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
+			 bool opened)
 {
 	const struct ndphdr *nh = ndp_hdr(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -645,7 +650,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
 	spin_lock_bh(&nsk->lock);
 	if (nsk->dead)
 		goto out;
-	if (!nsk->addr_ok)
+	if (!nsk->addr_ok && !opened)
 		nsk->amp_rx += len;
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
@@ -721,10 +726,11 @@ static void ndp_child_memcg(struct sock *sk, const struct sock *lsk)
 /*
  * Create the connection a first-window packet asks for, as a clone of the
  * listener.  Returns the child with a reference, or NULL (packet refused:
- * the caller drops it; the sender's RTO will try again).
+ * the caller drops it; the sender's RTO will try again).  *@created is
+ * false when another packet of the window created the connection first.
  */
 static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
-				     const struct ndp_flow *fl)
+				     const struct ndp_flow *fl, bool *created)
 {
 	const struct ndphdr *nh = ndp_hdr(skb);
 	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
@@ -733,6 +739,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	struct sock *sk;
 	u32 mtu;
 
+	*created = false;
 	spin_lock_bh(&lnsk->lock);
 	/* Another packet of the same window may have won the race. */
 	sk = ndp_conn_lookup(sock_net(lsk), fl);
@@ -796,6 +803,13 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	cnsk->rcv_nxt = ntohl(nh->psn) - ntohl(nh->syn_off);
 	cnsk->rcv_high = cnsk->rcv_nxt;
 	cnsk->rcv_isn_known = true;
+	/*
+	 * The opening packet counts for anti-amplification before the
+	 * child is visible: an application that accepts and writes at
+	 * once must not find a budget of zero (it would be held until the
+	 * peer's next packet, which may never come).
+	 */
+	cnsk->amp_rx = skb->len + skb_network_header_len(skb);
 	cnsk->mss = ndp_mss_for(sk, ndp_route_mtu(sk, &mtu) ? ETH_DATA_LEN : mtu);
 	cnsk->parent = lsk;
 	cnsk->syn_window = READ_ONCE(nn->init_window);
@@ -823,6 +837,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	atomic_inc(&nn->embryonic);
 	ndp_embryonic_arm(lsk, cnsk->born);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
+	*created = true;
 	spin_unlock_bh(&lnsk->lock);
 	lsk->sk_data_ready(lsk);
 	return sk;
@@ -846,7 +861,8 @@ static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
 		return false;
 	if (!plen)
 		return flags & NDP_F_FIN;
-	return csum_fold(skb_checksum(skb, hlen, plen, 0)) == nh->pcsum;
+	return ndp_pcsum_equal(csum_fold(skb_checksum(skb, hlen, plen, 0)),
+			       nh->pcsum);
 }
 
 /* IPsec policy for a packet of protocol ndp_ipproto (.no_policy is set). */
@@ -889,7 +905,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 	struct net *net = dev_net(skb->dev);
 	struct ndphdr *nh = ndp_hdr(skb);
 	u16 flags = ntohs(nh->flags);
-	bool corrupt = false;
+	bool corrupt = false, opened;
 	struct sock *sk, *lsk;
 
 	if (skb->pkt_type != PACKET_HOST)
@@ -941,7 +957,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		if (lsk) {
 			sk = NULL;
 			if (ndp_sk_accepts(lsk, skb))
-				sk = ndp_passive_open(lsk, skb, fl);
+				sk = ndp_passive_open(lsk, skb, fl, &opened);
 			sock_put(lsk);
 			if (sk)
 				goto found_open;
@@ -958,8 +974,11 @@ found:
 		sock_put(sk);
 		goto drop;
 	}
+	ndp_rcv_conn(sk, skb, corrupt, false);
+	sock_put(sk);
+	return 0;
 found_open:
-	ndp_rcv_conn(sk, skb, corrupt);
+	ndp_rcv_conn(sk, skb, corrupt, opened);
 	sock_put(sk);
 	return 0;
 drop:

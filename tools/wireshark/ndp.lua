@@ -269,7 +269,8 @@ function ndp.dissector(tvb, pinfo, tree)
 			if have > 0 then
 				got = bit32.bxor(fold(sum16(tvb(hlen, have):bytes(), 0)), 0xffff)
 			end
-			if got == want then
+			-- 0x0000 and 0xffff are the same one's complement zero
+			if got % 0xffff == want % 0xffff then
 				pc:append_text(" [correct]")
 				t:add(f.pcsum_status, tvb(34, 2), "Good"):set_generated()
 			else

@@ -28,6 +28,11 @@
     ndp_life.py [-p ndp|tcp] verify HOST PORT SIZE
         accept one connection and check that it brings exactly SIZE bytes
         of pattern 7, then end of stream (from "chunks")
+    ndp_life.py [-p ndp|tcp] zsend HOST PORT SIZE
+        send SIZE zero bytes, then close
+    ndp_life.py [-p ndp|tcp] zverify HOST PORT SIZE
+        accept one connection and check that it brings exactly SIZE zero
+        bytes, then end of stream, within 30 s of silence
 
     ndp_life.py [-p ndp|tcp] rrserve HOST PORT N ORDER LINGER
         serve N short connections in one loop (no thread or process per
@@ -272,6 +277,29 @@ def cmd_verify(proto, host, port, size):
     ok("all %d bytes intact, then end of stream" % size)
 
 
+def cmd_zsend(proto, host, port, size):
+    s = connect(proto, host, port)
+    s.sendall(bytes(size))
+    s.close()
+    ok("sent %d zero bytes" % size)
+
+
+def cmd_zverify(proto, host, port, size):
+    ls = listen(proto, host, port, 1)
+    ls.settimeout(60)
+    print("listening", flush=True)
+    c, _ = ls.accept()
+    c.settimeout(30)
+    try:
+        got = read_to_end(c)
+    except socket.timeout:
+        fail("stalled: the zero bytes did not arrive within 30 s")
+    if got != bytes(size):
+        fail("%d of %d zero bytes, %s" % (len(got), size, "intact prefix"
+             if not any(got) else "corrupt"))
+    ok("all %d zero bytes intact, then end of stream" % size)
+
+
 def cmd_serve(proto, host, port):
     ls = listen(proto, host, port, 16)
     print("listening", flush=True)
@@ -454,6 +482,10 @@ def main():
         cmd_chunks(proto, host, port, int(rest[0]), int(rest[1]))
     elif cmd == "verify" and len(rest) == 1:
         cmd_verify(proto, host, port, int(rest[0]))
+    elif cmd == "zsend" and len(rest) == 1:
+        cmd_zsend(proto, host, port, int(rest[0]))
+    elif cmd == "zverify" and len(rest) == 1:
+        cmd_zverify(proto, host, port, int(rest[0]))
     elif cmd == "serve" and not rest:
         cmd_serve(proto, host, port)
     elif cmd == "prio" and len(rest) == 1:

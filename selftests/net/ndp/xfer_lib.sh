@@ -133,9 +133,26 @@ xfer_run()
 			[ -s "$d/$f" ] && sed "s/^/$f: /" "$d/$f" | head -n 10
 		done
 		head -n 5 "$d/client.out" "$d/server.out"
+		xfer_is_ndp && xfer_diag "$cns" "$sns"
 		return 1
 	fi
 	return 0
+}
+
+# xfer_diag CLIENT_NS SERVER_NS: after a failed transfer, what each side's
+# NDP knows: its non-zero counters and its sockets (orphans included), so
+# a rare failure in CI leaves enough to explain it.
+xfer_diag()
+{
+	local ns side=client
+
+	for ns in "$1" "$2"; do
+		ip netns exec "$ns" awk -v s="$side" '$2 != 0 { c = c " " $1 "=" $2 }
+			END { print s " counters:" c }' /proc/net/ndp_stat
+		command -v ndpctl >/dev/null &&
+			ip netns exec "$ns" ndpctl sockets 2>&1 | sed "s/^/$side sockets: /" | head -n 8
+		side=server
+	done
 }
 
 # xfer_stats NS...: snapshot of the NDP counters of each namespace, as
