@@ -99,6 +99,7 @@ static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 	bool own = skb->destructor == sock_wfree;
 	struct sk_buff *segs, *seg;
 	unsigned int truesize = 0;
+	struct sock *sk;
 	struct ndphdr h;
 	int n = 0;
 
@@ -113,32 +114,46 @@ static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 
 	__skb_pull(skb, NDP_HDR_LEN);
 	/*
+	 * The segments share the socket's write memory charge, as UDP's do;
+	 * cleared here so that skb_segment() does not hand it to the last
+	 * segment alone.
+	 */
+	sk = skb->sk;
+	if (own) {
+		skb->destructor = NULL;
+		skb->sk = NULL;
+	}
+	/*
 	 * No checksum offload: skb_segment() then sums each segment's payload
 	 * into SKB_GSO_CB(seg)->csum, which is the payload checksum we need.
 	 */
 	segs = skb_segment(skb, features & ~(NETIF_F_CSUM_MASK |
 					     NETIF_F_GSO_PARTIAL));
-	if (IS_ERR_OR_NULL(segs))
+	if (IS_ERR_OR_NULL(segs)) {
+		if (own) {
+			skb->destructor = sock_wfree;
+			skb->sk = sk;
+		}
 		return segs;
+	}
 
 	ndp_gso_fix_segs(segs, &h, mss, v4);
 	for (seg = segs; seg; seg = seg->next) {
 		n++;
-		/* The segments inherit the socket's write memory (as UDP). */
 		if (own) {
 			seg->destructor = sock_wfree;
-			seg->sk = skb->sk;
+			seg->sk = sk;
 			truesize += seg->truesize;
 		}
 	}
 	if (own) {
-		/* The super-packet is freed by our caller: move its charge. */
+		/* The segments now hold what the super-packet was charged. */
 		if (truesize > skb->truesize)
 			refcount_add(truesize - skb->truesize,
-				     &skb->sk->sk_wmem_alloc);
+				     &sk->sk_wmem_alloc);
 		else
 			WARN_ON_ONCE(refcount_sub_and_test(skb->truesize - truesize,
-							   &skb->sk->sk_wmem_alloc));
+							   &sk->sk_wmem_alloc));
 	}
 	if (skb->dev)
 		NDP_ADD_STATS(dev_net(skb->dev), NDP_MIB_GSOSEGMENTS, n);
