@@ -19,7 +19,10 @@
 #                    InTrimmed, NACKs), transfers intact;
 #   switch, GRO on   a router namespace forwarding with GRO on its veths and
 #                    sch_ndp on the receiver's port: two senders, trimmed
-#                    per packet, transfers intact.
+#                    per packet, transfers intact;
+#   whole            super-packets delivered unsegmented (tc mirred from
+#                    lo's egress to its ingress) are cut by the receive
+#                    handler (InGsoPkts), transfers intact.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -30,7 +33,7 @@ xfer_setup
 ndp_lib_require_cmd ethtool tc sha256sum
 ndp_lib_load_modules sch_ndp
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 34
+ndp_lib_plan 38
 
 A() { ip netns exec "$ns_a" "$@"; }
 
@@ -221,6 +224,46 @@ else
 		 "switch, gro on: the senders sent super-packets" \
 		 "switch, gro on: the receiver saw trimmed headers"; do
 		ndp_lib_skip "$t" "cannot build the switch (ethtool -K gro, sch_ndp)"
+	done
+fi
+# --- a super-packet delivered whole: the receive handler cuts it ------------
+# No device passes a super-packet on, but tc can: mirred from the egress
+# of lo (before the device's segmentation) to its ingress.
+rx_whole()
+{
+	ndp_lib_ns_new ns_l || return 1
+	ip -n "$ns_l" link set lo mtu 1500 || return 1
+	# mirred drops the route: IPv4 then takes a local source arriving
+	# on lo for a martian unless accept_local is set.
+	ip netns exec "$ns_l" sysctl -qw net.ipv4.conf.all.accept_local=1 \
+		net.ipv4.conf.lo.accept_local=1 || return 1
+	ip -n "$ns_l" addr add 10.9.0.1/32 dev lo &&
+	ip -n "$ns_l" addr add fd09::1/128 dev lo nodad || return 1
+	ip netns exec "$ns_l" tc qdisc add dev lo root handle 1: prio || return 1
+	ip netns exec "$ns_l" tc filter add dev lo parent 1: protocol ip prio 1 \
+		u32 match ip protocol 253 0xff \
+		action mirred ingress redirect dev lo || return 1
+	ip netns exec "$ns_l" tc filter add dev lo parent 1: protocol ipv6 prio 2 \
+		u32 match ip6 protocol 253 0xff \
+		action mirred ingress redirect dev lo
+}
+if rx_whole; then
+	s0=$(xfer_stats "$ns_l")
+	ndp_lib_check "whole super-packets: v4 1M intact" \
+		xfer_run "$ns_l" "$ns_l" 10.9.0.1 4 1M 0 1 120
+	ndp_lib_check "whole super-packets: v6 1M intact" \
+		xfer_run "$ns_l" "$ns_l" fd09::1 6 1M 0 1 120
+	s1=$(xfer_stats "$ns_l")
+	xfer_expect_moved "whole super-packets: cut by the receive handler" \
+		"$s0" "$s1" "$ns_l" InGsoPkts
+	xfer_expect_delta "whole super-packets: no errors" "$s0" "$s1" "$ns_l" 0 \
+		InCsumErrs InErrs
+else
+	for t in "whole super-packets: v4 1M intact" \
+		 "whole super-packets: v6 1M intact" \
+		 "whole super-packets: cut by the receive handler" \
+		 "whole super-packets: no errors"; do
+		ndp_lib_skip "$t" "tc mirred on lo unavailable"
 	done
 fi
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
