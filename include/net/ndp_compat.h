@@ -229,4 +229,12 @@ static inline void ndp_compat_diag_owner(struct inet_diag_handler *h,
 #endif
 }
 
+/*
+ * skb_segment(), __skb_gso_segment() and SKB_GSO_CB() moved from
+ * <linux/skbuff.h> and <linux/netdevice.h> to <net/gso.h> in 6.6.
+ */
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
+#include <net/gso.h>
+#endif
+
 #endif /* _NET_NDP_COMPAT_H */

@@ -115,6 +115,20 @@ enum ndp_mib_field {
 	NDP_MIB_ICMPSOFTERRS,
 	/* IcmpIgnored: ICMP errors naming no packet of ours in flight */
 	NDP_MIB_ICMPIGNORED,
+	/* OutGsoPkts: super-packets (several DATA packets in one GSO skb)
+	 * handed to IP
+	 */
+	NDP_MIB_OUTGSOPKTS,
+	/* OutGsoSegs: DATA packets sent inside super-packets */
+	NDP_MIB_OUTGSOSEGS,
+	/* GsoSegments: packets cut from super-packets by NDP's segmentation
+	 * callback (counted in the namespace of the device that cut them)
+	 */
+	NDP_MIB_GSOSEGMENTS,
+	/* InGsoPkts: super-packets that reached the receive handler, cut
+	 * into their packets there
+	 */
+	NDP_MIB_INGSOPKTS,
 	NDP_MIB_MAX
 };
 

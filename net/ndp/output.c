@@ -295,8 +295,20 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 {
 	struct ndphdr *nh = ndp_hdr(skb);
 	bool ctrl = ndp_is_ctrl(nh);
+	u32 segs = 1, len = skb->len;
 
-	skb->ip_summed = CHECKSUM_NONE;
+	/*
+	 * A super-packet: its packets are what must fit the path MTU.  Its
+	 * checksums are complete, none left to a device (GSO wants
+	 * CHECKSUM_UNNECESSARY or _PARTIAL on the transmit path).
+	 */
+	if (skb_is_gso(skb)) {
+		segs = skb_shinfo(skb)->gso_segs;
+		len = NDP_HDR_LEN + skb_shinfo(skb)->gso_size;
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	} else {
+		skb->ip_summed = CHECKSUM_NONE;
+	}
 	skb->mark = mark;
 	if (sk)
 		skb->priority = READ_ONCE(sk->sk_priority);
@@ -325,7 +337,7 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 		 * before the path MTU shrank keeps its psn and size: IP
 		 * fragments it (see ndp_rcv_icmp()).
 		 */
-		if (skb->len > dst_mtu(dst)) {
+		if (len + sizeof(*iph) > dst_mtu(dst)) {
 			iph->frag_off = 0;
 			NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
 		} else {
@@ -335,13 +347,13 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 		iph->protocol = ndp_ipproto;
 		iph->saddr = saddr;
 		iph->daddr = daddr;
-		ip_select_ident(net, skb, sk);
+		ip_select_ident_segs(net, skb, sk, segs);
 		skb->protocol = htons(ETH_P_IP);
 		return ip_local_out(net, sk, skb);
 	}
 	ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
 	/* Queued before the path MTU shrank: IPv6 fragments it, as IPv4. */
-	if (skb->len + sizeof(struct ipv6hdr) > dst_mtu(dst)) {
+	if (len + sizeof(struct ipv6hdr) > dst_mtu(dst)) {
 		skb->ignore_df = 1;
 		NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
 	}
@@ -415,6 +427,113 @@ int ndp_route_mtu(struct sock *sk, u32 *mtu)
 	return 0;
 }
 
+/* Bytes of IP and NDP header in front of each packet of @sk. */
+static u32 ndp_hdrs_len(const struct sock *sk)
+{
+	return NDP_HDR_LEN + (sk->sk_family == AF_INET ?
+			      sizeof(struct iphdr) : sizeof(struct ipv6hdr));
+}
+
+/*
+ * Whether @skb, next in the transmit queue, can join the batch of @n
+ * packets behind @head as its packet number @n: consecutive DATA of the
+ * same path whose header is exactly the one offload.c will derive from
+ * @head's (see there), a full @mss of payload before it, at most @mss in
+ * it, page fragments only.
+ */
+static bool ndp_gso_can_add(const struct sk_buff *head, u8 path, u32 mss,
+			    u32 n, const struct sk_buff *skb)
+{
+	const struct ndphdr *h = ndp_hdr(head), *nh = ndp_hdr(skb);
+	u16 flags = ntohs(nh->flags) & ~NDP_F_GSO_TAIL;
+	u32 len = skb->len - NDP_HDR_LEN;
+
+	/* @head carries no LAST or FIN: the packet after them ends a batch. */
+	if (nh->type != NDP_PKT_DATA || nh->path != path ||
+	    flags != ntohs(h->flags))
+		return false;
+	if (ntohl(nh->psn) != ntohl(h->psn) + n ||
+	    ((flags & NDP_F_SYN) &&
+	     ntohl(nh->syn_off) != ntohl(h->syn_off) + n) ||
+	    ntohl(nh->prio) != ndp_gso_prio(ntohl(h->prio), n, mss))
+		return false;
+	return len && len <= mss && skb_headlen(skb) == NDP_HDR_LEN &&
+	       head->len - NDP_HDR_LEN == n * mss;
+}
+
+/*
+ * Make @head, a DATA packet about to leave on @dst, a super-packet
+ * (offload.c) of the consecutive packets that follow it in @xmitq, when
+ * the route's device segments in software (NETIF_F_GSO, the flag
+ * "ethtool -K dev gso off" clears) and takes fragments.  Only packets
+ * already released by the window and the pulls are in @xmitq, so a batch
+ * never sends more than they allow; each packet keeps the header it
+ * would have had alone, retransmissions included.  At most 64 KB of IP
+ * packet and the device's gso_max_size and gso_max_segs.
+ */
+static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
+			  struct sk_buff *head, struct sk_buff_head *xmitq)
+{
+	struct ndphdr *h = ndp_hdr(head);
+	struct net_device *dev = dst->dev;
+	u32 mss = head->len - NDP_HDR_LEN;
+	u32 hlen = ndp_hdrs_len(sk);
+	struct sk_buff **tail, *skb;
+	u32 max_len, max_segs, n;
+
+	if ((dev->features & (NETIF_F_GSO | NETIF_F_SG)) !=
+	    (NETIF_F_GSO | NETIF_F_SG) || dst_xfrm(dst))
+		return;
+	if (!mss || h->flags & htons(NDP_F_GSO_TAIL | NDP_F_TRIMMED) ||
+	    skb_headlen(head) != NDP_HDR_LEN || skb_has_frag_list(head) ||
+	    hlen + mss > dst_mtu(dst))
+		return;
+	max_len = min_t(u32, READ_ONCE(dev->gso_max_size),
+			GSO_LEGACY_MAX_SIZE - 1);
+	if (max_len < hlen + 2 * mss)
+		return;
+	max_len -= hlen;
+	max_segs = READ_ONCE(dev->gso_max_segs);
+
+	tail = &skb_shinfo(head)->frag_list;
+	for (n = 1; n < max_segs; n++) {
+		u32 len;
+		u16 f;
+
+		skb = skb_peek(xmitq);
+		if (!skb || !ndp_gso_can_add(head, path, mss, n, skb))
+			break;
+		len = skb->len - NDP_HDR_LEN;
+		if (head->len - NDP_HDR_LEN + len > max_len)
+			break;
+		f = ntohs(ndp_hdr(skb)->flags);
+		__skb_unlink(skb, xmitq);
+		__skb_pull(skb, NDP_HDR_LEN);
+		*tail = skb;
+		tail = &skb->next;
+		head->len += len;
+		head->data_len += len;
+		head->truesize += skb->truesize;
+		if (f & NDP_F_GSO_TAIL) {
+			/* Carried by the super-packet, given to its last. */
+			h->flags |= htons(f & NDP_F_GSO_TAIL);
+			n++;
+			break;
+		}
+		if (len < mss) {
+			n++;
+			break;
+		}
+	}
+	if (n == 1)
+		return;
+	skb_shinfo(head)->gso_size = mss;
+	skb_shinfo(head)->gso_type = NDP_SKB_GSO_TYPE;
+	skb_shinfo(head)->gso_segs = n;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTGSOPKTS);
+	NDP_ADD_STATS(sock_net(sk), NDP_MIB_OUTGSOSEGS, n);
+}
+
 /* Send what was queued under the socket lock; call without the lock. */
 void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 {
@@ -428,9 +547,9 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 		u32 mark = READ_ONCE(sk->sk_mark);
 		struct dst_entry *dst;
 		struct ndp_flow pfl;
+		u8 path = nh->path;
 
 		if (nh->type == NDP_PKT_DATA) {
-			skb_set_owner_w(skb, sk);
 			/* A path deleted since: the plain route. */
 			if (nh->path &&
 			    !ndp_path_steer(net, nh->path, fl, &pfl, &mark))
@@ -445,6 +564,10 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 		if (IS_ERR(dst)) {
 			kfree_skb(skb);
 			continue;	/* as if lost */
+		}
+		if (nh->type == NDP_PKT_DATA) {
+			ndp_gso_batch(sk, dst, path, skb, xmitq);
+			skb_set_owner_w(skb, sk);
 		}
 		ndp_xmit_dst(net, sk, fl, mark, dst, skb);
 	}
@@ -544,13 +667,6 @@ static u8 ndp_data_path(struct sock *sk, struct ndp_skb_cb *cb, u16 flags)
 	ndp_path_sent(net, id, rtx);
 	cb->path = id;
 	return id;
-}
-
-/* Bytes of IP and NDP header in front of each packet of @sk. */
-static u32 ndp_hdrs_len(const struct sock *sk)
-{
-	return NDP_HDR_LEN + (sk->sk_family == AF_INET ?
-			      sizeof(struct iphdr) : sizeof(struct ipv6hdr));
 }
 
 /*

@@ -9,7 +9,8 @@
  *   3. the IPv4 and IPv6 protocol handlers for ndp_ipproto;
  *   4. the socket types: SOCK_NDP and (SOCK_STREAM, IPPROTO_NDP), each for
  *      AF_INET and AF_INET6;
- *   5. the "ndp" generic netlink family (netlink.c).
+ *   5. the segmentation offload for ndp_ipproto (offload.c);
+ *   6. the "ndp" generic netlink family (netlink.c).
  * Sockets hold a reference on the module (through struct proto.owner), so
  * the module cannot be unloaded while any socket exists.
  */
@@ -70,6 +71,54 @@ static struct ndphdr *ndp_rcv_hdr(struct sk_buff *skb)
 	return ndp_hdr(skb);
 }
 
+static int ndp_v4_rcv(struct sk_buff *skb);
+static int ndp_v6_rcv(struct sk_buff *skb);
+
+/*
+ * A super-packet (offload.c) reached us: no device we know passes one
+ * on, but a module may.  Check its header, cut it into its packets and
+ * receive each as if it had come alone.
+ */
+static int ndp_rcv_gso(struct sk_buff *skb, bool v4)
+{
+	struct net *net = dev_net(skb->dev);
+	struct sk_buff *segs, *next;
+	struct ndphdr *nh;
+	bool ok;
+
+	NDP_INC_STATS(net, NDP_MIB_INGSOPKTS);
+	nh = ndp_rcv_hdr(skb);
+	if (!nh)
+		goto bad;
+	if (v4)
+		ok = ndp_v4_hdr_csum_ok(nh, ip_hdr(skb)->saddr,
+					ip_hdr(skb)->daddr, ndp_ipproto);
+	else
+		ok = ndp_v6_hdr_csum_ok(nh, &ipv6_hdr(skb)->saddr,
+					&ipv6_hdr(skb)->daddr, ndp_ipproto);
+	if (!ok) {
+		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
+		goto bad;
+	}
+	segs = ndp_rcv_segment(skb);
+	if (!segs)
+		goto bad;
+	consume_skb(skb);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		__skb_pull(skb, skb_transport_offset(skb));
+		if (v4)
+			ndp_v4_rcv(skb);
+		else
+			ndp_v6_rcv(skb);
+	}
+	return 0;
+bad:
+	NDP_INC_STATS(net, NDP_MIB_INERRS);
+	kfree_skb(skb);
+	return 0;
+}
+
 static int ndp_v4_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
@@ -78,6 +127,8 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 	struct ndp_flow fl;
 	struct ndphdr *nh;
 
+	if (skb_is_gso(skb))
+		return ndp_rcv_gso(skb, true);
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
 	nh = ndp_rcv_hdr(skb);
 	if (!nh)
@@ -209,6 +260,8 @@ static int ndp_v6_rcv(struct sk_buff *skb)
 	struct ndp_flow fl;
 	struct ndphdr *nh;
 
+	if (skb_is_gso(skb))
+		return ndp_rcv_gso(skb, false);
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
 	nh = ndp_rcv_hdr(skb);
 	if (!nh)
@@ -399,6 +452,10 @@ static int __init ndp_init(void)
 		goto err_del_protocol;
 	}
 
+	err = ndp_offload_init();
+	if (err)
+		goto err_del_protocol6;
+
 	for (i = 0; i < ARRAY_SIZE(ndp_protosw); i++)
 		inet_register_protosw(&ndp_protosw[i]);
 	for (i = 0; i < ARRAY_SIZE(ndpv6_protosw); i++) {
@@ -416,6 +473,8 @@ err_unreg_protosw6:
 		inet6_unregister_protosw(&ndpv6_protosw[i]);
 	for (i = ARRAY_SIZE(ndp_protosw) - 1; i >= 0; i--)
 		inet_unregister_protosw(&ndp_protosw[i]);
+	ndp_offload_exit();
+err_del_protocol6:
 	inet6_del_protocol(&ndp_inet6_protocol, ndp_ipproto);
 err_del_protocol:
 	inet_del_protocol(&ndp_net_protocol, ndp_ipproto);
@@ -438,8 +497,10 @@ static void __exit ndp_exit(void)
 		inet6_unregister_protosw(&ndpv6_protosw[i]);
 	for (i = ARRAY_SIZE(ndp_protosw) - 1; i >= 0; i--)
 		inet_unregister_protosw(&ndp_protosw[i]);
+	ndp_offload_exit();
 	inet6_del_protocol(&ndp_inet6_protocol, ndp_ipproto);
 	inet_del_protocol(&ndp_net_protocol, ndp_ipproto);
+	/* No receive handler or segmentation callback runs past this. */
 	synchronize_net();
 	unregister_pernet_subsys(&ndp_net_ops);
 	proto_unregister(&ndpv6_prot);

@@ -72,6 +72,10 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_OUTFRAGMENTED] = "OutFragmented",
 	[NDP_MIB_ICMPSOFTERRS] = "IcmpSoftErrors",
 	[NDP_MIB_ICMPIGNORED] = "IcmpIgnored",
+	[NDP_MIB_OUTGSOPKTS] = "OutGsoPkts",
+	[NDP_MIB_OUTGSOSEGS] = "OutGsoSegs",
+	[NDP_MIB_GSOSEGMENTS] = "GsoSegments",
+	[NDP_MIB_INGSOPKTS] = "InGsoPkts",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -62,6 +62,21 @@ extern unsigned int ndp_ipproto;
 /* Room in front of a packet for link, IP and NDP headers. */
 #define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
 
+/*
+ * Super-packets (GSO, offload.c): the gso_type they carry, which no
+ * device declares among its features, so software segmentation always
+ * cuts them before they leave (see offload.c); and the flags that belong
+ * to the last packet of a batch only.
+ */
+#define NDP_SKB_GSO_TYPE	SKB_GSO_TUNNEL_REMCSUM
+#define NDP_F_GSO_TAIL		(NDP_F_LAST | NDP_F_FIN)
+
+/* &ndphdr.prio of packet @i of a batch whose first packet has @prio. */
+static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
+{
+	return prio == U32_MAX ? U32_MAX : prio - i * mss;
+}
+
 /**
  * struct ndp_net - per-network-namespace state of ndp.ko
  * @ctl_table_hdr: registered net.ndp sysctl table.
@@ -623,6 +638,11 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
 bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 		  struct sk_buff_head *xmitq);
 void ndp_purge_ooo(struct ndp_sock *nsk);
+
+/* offload.c */
+int ndp_offload_init(void);
+void ndp_offload_exit(void);
+struct sk_buff *ndp_rcv_segment(struct sk_buff *skb);
 
 /* output.c */
 int ndp_copy_csum_from_iter(struct sk_buff *skb, struct iov_iter *from);

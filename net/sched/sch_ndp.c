@@ -1234,8 +1234,8 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 	return NET_XMIT_SUCCESS;
 }
 
-static int ndp_sch_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			   struct sk_buff **to_free)
+static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			       struct sk_buff **to_free)
 {
 	struct ndp_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
@@ -1276,6 +1276,57 @@ static int ndp_sch_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	ndp_sch_q_add(sch, &q->oq, skb);
 	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * A GSO packet of NDP (a super-packet of consecutive DATA packets built
+ * by the sending host, see net/ndp/offload.c) is cut into its packets
+ * here, as sch_cake splits GSO packets, so that each is queued, trimmed,
+ * detoured and sent on its own: a switch port trims packets, not
+ * batches.  Other GSO traffic (TCP) stays whole in the other queue.
+ */
+static int ndp_sch_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
+			       struct sk_buff **to_free)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int len = qdisc_pkt_len(skb), qlen = 0;
+	struct sk_buff *segs, *nskb;
+	int n = 0, queued = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+	skb_list_walk_safe(segs, segs, nskb) {
+		unsigned int slen = segs->len;
+
+		skb_mark_not_on_list(segs);
+		qdisc_skb_cb(segs)->pkt_len = slen;
+		n++;
+		if (ndp_sch_enqueue_one(segs, sch, to_free) ==
+		    NET_XMIT_SUCCESS) {
+			queued++;
+			qlen += slen;
+		}
+	}
+	q->stats.gso_split++;
+	q->stats.gso_segs += n;
+	consume_skb(skb);
+	if (!queued)
+		return NET_XMIT_DROP;
+	/* The parents count one packet of @len for what we queued. */
+	qdisc_tree_reduce_backlog(sch, 1 - queued, len - qlen);
+	return NET_XMIT_SUCCESS;
+}
+
+static int ndp_sch_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free)
+{
+	struct ndp_sched_data *q = qdisc_priv(sch);
+
+	if (skb_is_gso(skb) && ndp_sch_classify(q, skb) != NDP_SCH_OTHER)
+		return ndp_sch_enqueue_gso(skb, sch, to_free);
+	return ndp_sch_enqueue_one(skb, sch, to_free);
 }
 
 /* Next packet of the NDP class, without removing it; *@from its queue. */

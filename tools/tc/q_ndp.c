@@ -355,6 +355,8 @@ static int ndp_print_xstats(struct qdisc_util *qu, FILE *f,
 	ndp_print_u64("deflect_new", " new %llu", st.deflect_new);
 	ndp_print_u64("deflect_free", " freed %llu", st.deflect_free);
 	ndp_print_u64("deflect_full", " full %llu", st.deflect_full);
+	ndp_print_u64("gso_split", "\n  gso: split %llu", st.gso_split);
+	ndp_print_u64("gso_segs", " segments %llu", st.gso_segs);
 	return 0;
 }
 

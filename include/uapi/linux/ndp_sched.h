@@ -103,6 +103,8 @@ struct tc_ndp_xstats {
 	__u64	deflect_new;	/* Dart: deflection table entries allocated */
 	__u64	deflect_free;	/* Dart: entries freed by a flow's last packet */
 	__u64	deflect_full;	/* Dart: first packets not deflected: table or tokens exhausted */
+	__u64	gso_split;	/* NDP GSO super-packets cut into packets at enqueue */
+	__u64	gso_segs;	/* packets those super-packets were cut into */
 };
 
 #endif /* _UAPI_LINUX_NDP_SCHED_H */

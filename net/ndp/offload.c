@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: segmentation offload (GSO) for IPv4 and IPv6.
+ *
+ * A super-packet is what the sender (output.c) hands to IP instead of a
+ * run of consecutive DATA packets of one connection on one path: one IP
+ * header, the NDP header of the first packet, and the payloads of all
+ * the packets back to back (the first in the head's page fragments, the
+ * others as page-only skbs on its frag_list).  skb_shinfo()->gso_size is
+ * the payload of every packet but the last, which may be shorter.
+ *
+ * The header of packet i of the batch follows from the first one, which
+ * the sender guarantees before it adds a packet to a batch:
+ *   - psn = psn_0 + i, and syn_off = syn_off_0 + i when SYN is set;
+ *   - prio = prio_0 - i * gso_size (U32_MAX stays U32_MAX);
+ *   - flags are the same, except that LAST and FIN (NDP_F_GSO_TAIL),
+ *     carried by the super-packet's header, belong to the last packet;
+ *   - paylen and the payload checksum are those of the packet's own
+ *     payload (skb_segment() sums each segment as it cuts it, as it does
+ *     for any protocol whose checksum the device cannot offload), and the
+ *     header checksum is computed again for each packet.
+ * So every packet on the wire is a complete NDP packet, identical to the
+ * one the sender would have sent alone; the IP layer's callbacks
+ * (inet_gso_segment(), ipv6_gso_segment()) fix IP length, id and checksum.
+ *
+ * The gso_type is NDP_SKB_GSO_TYPE (SKB_GSO_TUNNEL_REMCSUM): a device
+ * passes a GSO packet on unsegmented only when it declares every bit of
+ * its gso_type among its features (net_gso_ok()), and no driver declares
+ * NETIF_F_GSO_TUNNEL_REMCSUM: not veth or loopback (NETIF_F_GSO_SOFTWARE
+ * and NETIF_F_GSO_ENCAP_ALL do not contain it), nor any NIC.  The bit is
+ * only ever interpreted by the UDP tunnel segmentation, which the
+ * IP layer never calls for NDP's protocol number: software segmentation
+ * dispatches on the IP protocol, so validate_xmit_skb() (and a qdisc's
+ * skb_gso_segment()) always ends here.  The TCP and UDP types were no
+ * choice: veth and NICs would pass them on as TCP or UDP, and
+ * inet_gso_segment() treats SKB_GSO_UDP as IP fragmentation.
+ *
+ * A super-packet never leaves the host.  If one arrives anyway (a device
+ * or a module that passes GSO packets up), the receive path cuts it with
+ * the same callback before looking at it (plumbing.c), after checking
+ * its header checksum; its payload checksums are then computed afresh,
+ * like those of any GSO packet, and cannot catch a corruption upstream.
+ */
+
+#define pr_fmt(fmt) "NDP: " fmt
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/ndp_compat.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/protocol.h>
+
+#include "protocol.h"
+
+/*
+ * Rewrite the NDP header of each segment from the super-packet's header
+ * @h, as the comment at the top of this file says.
+ */
+static void ndp_gso_fix_segs(struct sk_buff *segs, const struct ndphdr *h,
+			     unsigned int mss, bool v4)
+{
+	u16 flags = ntohs(h->flags);
+	struct sk_buff *seg;
+	u32 i = 0;
+
+	for (seg = segs; seg; seg = seg->next, i++) {
+		struct ndphdr *nh = ndp_hdr(seg);
+		u32 len = seg->len - skb_transport_offset(seg) - NDP_HDR_LEN;
+
+		*nh = *h;
+		nh->psn = htonl(ntohl(h->psn) + i);
+		if (flags & NDP_F_SYN)
+			nh->syn_off = htonl(ntohl(h->syn_off) + i);
+		nh->prio = htonl(ndp_gso_prio(ntohl(h->prio), i, mss));
+		if (seg->next)
+			nh->flags = htons(flags & ~NDP_F_GSO_TAIL);
+		nh->paylen = htons(len);
+		nh->pcsum = csum_fold(SKB_GSO_CB(seg)->csum);
+		if (v4) {
+			const struct iphdr *iph = ip_hdr(seg);
+
+			ndp_v4_hdr_csum_set(nh, iph->saddr, iph->daddr,
+					    ndp_ipproto);
+		} else {
+			const struct ipv6hdr *ip6h = ipv6_hdr(seg);
+
+			ndp_v6_hdr_csum_set(nh, &ip6h->saddr, &ip6h->daddr,
+					    ndp_ipproto);
+		}
+		seg->ip_summed = CHECKSUM_NONE;
+	}
+}
+
+static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
+				       netdev_features_t features, bool v4)
+{
+	unsigned int mss = skb_shinfo(skb)->gso_size;
+	bool own = skb->destructor == sock_wfree;
+	struct sk_buff *segs, *seg;
+	unsigned int truesize = 0;
+	struct sock *sk;
+	struct ndphdr h;
+	int n = 0;
+
+	if ((skb_shinfo(skb)->gso_type & ~SKB_GSO_DODGY) != NDP_SKB_GSO_TYPE ||
+	    !pskb_may_pull(skb, NDP_HDR_LEN))
+		return ERR_PTR(-EINVAL);
+	h = *ndp_hdr(skb);
+	if (!ndp_hdr_is_sane(&h) || h.type != NDP_PKT_DATA ||
+	    h.doff != NDP_HDR_WORDS || ndp_hdr_has(&h, NDP_F_TRIMMED) ||
+	    !mss || mss > U16_MAX || skb->len <= NDP_HDR_LEN + mss)
+		return ERR_PTR(-EINVAL);
+
+	__skb_pull(skb, NDP_HDR_LEN);
+	/*
+	 * The segments share the socket's write memory charge, as UDP's do;
+	 * cleared here so that skb_segment() does not hand it to the last
+	 * segment alone.
+	 */
+	sk = skb->sk;
+	if (own) {
+		skb->destructor = NULL;
+		skb->sk = NULL;
+	}
+	/*
+	 * No checksum offload: skb_segment() then sums each segment's payload
+	 * into SKB_GSO_CB(seg)->csum, which is the payload checksum we need.
+	 */
+	segs = skb_segment(skb, features & ~(NETIF_F_CSUM_MASK |
+					     NETIF_F_GSO_PARTIAL));
+	if (IS_ERR_OR_NULL(segs)) {
+		if (own) {
+			skb->destructor = sock_wfree;
+			skb->sk = sk;
+		}
+		return segs;
+	}
+
+	ndp_gso_fix_segs(segs, &h, mss, v4);
+	for (seg = segs; seg; seg = seg->next) {
+		n++;
+		if (own) {
+			seg->destructor = sock_wfree;
+			seg->sk = sk;
+			truesize += seg->truesize;
+		}
+	}
+	if (own) {
+		/* The segments now hold what the super-packet was charged. */
+		if (truesize > skb->truesize)
+			refcount_add(truesize - skb->truesize,
+				     &sk->sk_wmem_alloc);
+		else
+			WARN_ON_ONCE(refcount_sub_and_test(skb->truesize - truesize,
+							   &sk->sk_wmem_alloc));
+	}
+	if (skb->dev)
+		NDP_ADD_STATS(dev_net(skb->dev), NDP_MIB_GSOSEGMENTS, n);
+	return segs;
+}
+
+static struct sk_buff *ndp4_gso_segment(struct sk_buff *skb,
+					netdev_features_t features)
+{
+	return ndp_gso_segment(skb, features, true);
+}
+
+static struct sk_buff *ndp6_gso_segment(struct sk_buff *skb,
+					netdev_features_t features)
+{
+	return ndp_gso_segment(skb, features, false);
+}
+
+static const struct net_offload ndp4_offload = {
+	.callbacks = {
+		.gso_segment	= ndp4_gso_segment,
+	},
+};
+
+static const struct net_offload ndp6_offload = {
+	.callbacks = {
+		.gso_segment	= ndp6_gso_segment,
+	},
+};
+
+/*
+ * Cut a super-packet that reached the receive handler (@skb->data at the
+ * NDP header) into its packets; NULL if it cannot be.  Called before the
+ * packet is looked at, like udp_rcv_segment().
+ */
+struct sk_buff *ndp_rcv_segment(struct sk_buff *skb)
+{
+	struct sk_buff *segs;
+
+	if (!skb_mac_header_was_set(skb))
+		return NULL;
+	/* Back to the link-layer header, where segmentation starts. */
+	__skb_push(skb, -skb_mac_offset(skb));
+	/* Not a checksum the device left us to complete. */
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	segs = __skb_gso_segment(skb, NETIF_F_SG, false);
+	if (IS_ERR_OR_NULL(segs))
+		return NULL;
+	return segs;
+}
+
+/* inet_add_offload() and inet6_add_offload() return -1 when taken. */
+int __init ndp_offload_init(void)
+{
+	if (inet_add_offload(&ndp4_offload, ndp_ipproto))
+		return -EBUSY;
+	if (inet6_add_offload(&ndp6_offload, ndp_ipproto)) {
+		inet_del_offload(&ndp4_offload, ndp_ipproto);
+		synchronize_net();
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* The caller waits for readers (synchronize_net()) before unloading. */
+void ndp_offload_exit(void)
+{
+	inet6_del_offload(&ndp6_offload, ndp_ipproto);
+	inet_del_offload(&ndp4_offload, ndp_ipproto);
+}
