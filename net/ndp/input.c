@@ -823,6 +823,8 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	atomic_inc(&nn->embryonic);
 	ndp_embryonic_arm(lsk, cnsk->born);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
+	if (nh->syn_off)
+		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LATESYNOPENS);
 	spin_unlock_bh(&lnsk->lock);
 	lsk->sk_data_ready(lsk);
 	return sk;

@@ -115,6 +115,10 @@ enum ndp_mib_field {
 	NDP_MIB_ICMPSOFTERRS,
 	/* IcmpIgnored: ICMP errors naming no packet of ours in flight */
 	NDP_MIB_ICMPIGNORED,
+	/* LateSynOpens: passive connections created by a first-window packet
+	 * other than the first (syn_off > 0)
+	 */
+	NDP_MIB_LATESYNOPENS,
 	NDP_MIB_MAX
 };
 

@@ -72,6 +72,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_OUTFRAGMENTED] = "OutFragmented",
 	[NDP_MIB_ICMPSOFTERRS] = "IcmpSoftErrors",
 	[NDP_MIB_ICMPIGNORED] = "IcmpIgnored",
+	[NDP_MIB_LATESYNOPENS] = "LateSynOpens",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)
