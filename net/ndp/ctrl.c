@@ -34,6 +34,7 @@ static unsigned int ndp_amp_max = 1000;
 static unsigned int ndp_orphans_max = 1 << 24;
 static unsigned int ndp_orphan_retries_max = 255;
 static unsigned int ndp_dscp_max = 63;
+static unsigned int ndp_spray_max = NDP_SPRAY_PATHS_MAX;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -55,6 +56,10 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->sb_nack_abs_pct = 30;
 	nn->sb_decay_ms = 100;
 	nn->sb_exclude_ms = 1000;
+	/* Flow-label paths per IPv6 connection (path.c): enough labels
+	 * that ECMP hashing spreads them over the equal-cost paths.
+	 */
+	nn->spray_paths = 16;
 }
 
 /* .data holds the offset into struct ndp_net; fixed up per namespace. */
@@ -88,6 +93,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("sb_decay_ms", sb_decay_ms, SYSCTL_ZERO, &ndp_sb_decay_max),
 	NDP_SYSCTL("sb_exclude_ms", sb_exclude_ms, SYSCTL_ONE, &ndp_sb_excl_max),
 	NDP_SYSCTL("ctrl_dscp", ctrl_dscp, SYSCTL_ZERO, &ndp_dscp_max),
+	NDP_SYSCTL("spray_paths", spray_paths, SYSCTL_ONE, &ndp_spray_max),
 	{ }
 };
 

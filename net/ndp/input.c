@@ -838,6 +838,8 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	ndp_embryonic_arm(lsk, cnsk->born);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
 	*created = true;
+	if (nh->syn_off)
+		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LATESYNOPENS);
 	spin_unlock_bh(&lnsk->lock);
 	lsk->sk_data_ready(lsk);
 	return sk;

@@ -129,6 +129,10 @@ enum ndp_mib_field {
 	 * into their packets there
 	 */
 	NDP_MIB_INGSOPKTS,
+	/* LateSynOpens: passive connections created by a first-window packet
+	 * other than the first (syn_off > 0)
+	 */
+	NDP_MIB_LATESYNOPENS,
 	NDP_MIB_MAX
 };
 

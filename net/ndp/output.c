@@ -115,6 +115,8 @@ static void ndp_flowi6(struct flowi6 *fl6, const struct ndp_flow *fl,
 	fl6->fl6_sport = fl->lport;
 	fl6->fl6_dport = fl->rport;
 	fl6->flowi6_mark = mark;
+	/* A flow-label path's label (path.c), in the header and the hash. */
+	fl6->flowlabel = fl->flowlabel;
 }
 
 /*
@@ -552,12 +554,16 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 		if (nh->type == NDP_PKT_DATA) {
 			/* A path deleted since: the plain route. */
 			if (nh->path &&
-			    !ndp_path_steer(net, nh->path, fl, &pfl, &mark))
+			    !ndp_path_steer(sk, nh->path, fl, &pfl, &mark))
 				nh->path = 0;
 			if (nh->path)
 				fl = &pfl;
 		}
-		if (nh->type == NDP_PKT_DATA && nh->path)
+		/*
+		 * A flow label steers in the fabric's switches, not here:
+		 * its packets leave by the connection's own route.
+		 */
+		if (nh->type == NDP_PKT_DATA && nh->path && !fl->flowlabel)
 			dst = ndp_dst_steered(sk, fl, mark, nh->path);
 		else
 			dst = ndp_dst_plain(sk, fl, mark);
@@ -648,23 +654,23 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 
 /*
  * The path for a transmission of @skb: SYN packets take the plain route
- * (see path.c); a retransmission avoids the path it took last time.
+ * unless the connection sprays flow labels (see path.c); a
+ * retransmission avoids the path it took last time.
  */
 static u8 ndp_data_path(struct sock *sk, struct ndp_skb_cb *cb, u16 flags)
 {
 	struct net *net = sock_net(sk);
 	bool rtx = flags & NDP_F_RTX;
-	u8 id = 0;
+	u8 id;
 
-	if (!(flags & NDP_F_SYN))
-		id = ndp_path_pick(sk, rtx ? cb->path : 0);
+	id = ndp_path_pick(sk, rtx ? cb->path : 0, flags & NDP_F_SYN);
 	if (rtx && cb->path) {
 		if (id == cb->path)
 			NDP_INC_STATS(net, NDP_MIB_RTXSAMEPATH);
 		else
 			NDP_INC_STATS(net, NDP_MIB_RTXOTHERPATH);
 	}
-	ndp_path_sent(net, id, rtx);
+	ndp_path_sent(sk, id, rtx);
 	cb->path = id;
 	return id;
 }

@@ -48,6 +48,9 @@
  *
  * Context: ndp_path_pick() runs under the socket lock; the others from
  * softirq or under the socket lock; all read the path list under RCU.
+ * ndp_sock.spray is published once by ndp_path_pick() with
+ * smp_store_release() (paired with smp_load_acquire() in
+ * ndp_path_head()) and freed only when the socket is destroyed.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -60,18 +63,28 @@
 #include "protocol.h"
 
 #define NDP_SB_ONE	10000	/* ratios are kept in 1/10000 */
+#define NDP_FLOWLABEL_MAX	0xfffff	/* labels are 1..this (20 bits) */
 
 void ndp_path_net_init(struct ndp_net *nn)
 {
 	spin_lock_init(&nn->sb_lock);
 }
 
+/* The paths of @sk: its flow labels, or the namespace's. */
+static struct list_head *ndp_path_head(struct sock *sk)
+{
+	/* Paired with smp_store_release() in ndp_path_spray_start(). */
+	struct ndp_spray *s = smp_load_acquire(&ndp_sk(sk)->spray);
+
+	return s ? &s->head : &ndp_pernet(sock_net(sk))->paths;
+}
+
 /* The path with @id, or NULL; the list is sorted by id.  RCU held. */
-static struct ndp_path *ndp_path_find_rcu(struct ndp_net *nn, u8 id)
+static struct ndp_path *ndp_path_find_rcu(struct list_head *head, u8 id)
 {
 	struct ndp_path *p;
 
-	list_for_each_entry_rcu(p, &nn->paths, node) {
+	list_for_each_entry_rcu(p, head, node) {
 		if (p->id == id)
 			return p;
 		if (p->id > id)
@@ -124,7 +137,8 @@ static bool ndp_path_usable(struct net *net, struct ndp_path *p)
 	if (cmpxchg(&p->excluded_until, until, 0) == until) {
 		ndp_path_sb_reset(p);
 		NDP_INC_STATS(net, NDP_MIB_PATHREADMITTED);
-		ndp_nl_path_event(net, p, NDP_CMD_PATH_CHANGED);
+		if (!p->flowlabel)
+			ndp_nl_path_event(net, p, NDP_CMD_PATH_CHANGED);
 	}
 	return true;
 }
@@ -132,12 +146,11 @@ static bool ndp_path_usable(struct net *net, struct ndp_path *p)
 /* Start a new round: shuffle the usable paths of the peer (RCU held). */
 static void ndp_path_new_round(struct sock *sk)
 {
-	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_path *p;
 	u8 n = 0, i;
 
-	list_for_each_entry_rcu(p, &nn->paths, node) {
+	list_for_each_entry_rcu(p, ndp_path_head(sk), node) {
 		if (n == NDP_PATHS_PER_DST)
 			break;
 		if (ndp_path_applies(p, &nsk->flow) &&
@@ -153,26 +166,94 @@ static void ndp_path_new_round(struct sock *sk)
 	nsk->mp_pos = 0;
 }
 
+/* Whether a configured path applies to @sk's peer.  RCU held. */
+static bool ndp_path_configured(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	struct ndp_path *p;
+
+	list_for_each_entry_rcu(p, &nn->paths, node)
+		if (ndp_path_applies(p, &ndp_sk(sk)->flow))
+			return true;
+	return false;
+}
+
+/*
+ * Give @sk its flow-label paths if it should have them (see the top of
+ * the file); whether it has them.  Socket lock held, RCU held.
+ */
+static bool ndp_path_spray_start(struct sock *sk)
+{
+	u32 n = READ_ONCE(ndp_pernet(sock_net(sk))->spray_paths);
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_spray *s;
+	u32 i, j;
+
+	if (nsk->spray)
+		return true;
+	if (n < 2 || nsk->flow.family != AF_INET6 || ndp_path_configured(sk))
+		return false;
+	n = min_t(u32, n, NDP_SPRAY_PATHS_MAX);
+	s = kzalloc(struct_size(s, path, n), GFP_ATOMIC | __GFP_NOWARN);
+	if (!s)
+		return false;	/* the plain route; tried again later */
+	INIT_LIST_HEAD(&s->head);
+	s->n = n;
+	for (i = 0; i < n; i++) {
+		struct ndp_path *p = &s->path[i];
+		__be32 label;
+
+again:
+		label = htonl(get_random_u32_below(NDP_FLOWLABEL_MAX) + 1);
+		for (j = 0; j < i; j++)
+			if (s->path[j].flowlabel == label)
+				goto again;
+		p->id = i + 1;
+		p->family = AF_INET6;
+		p->dst = nsk->flow.raddr;
+		p->dst_plen = 128;
+		p->flowlabel = label;
+		p->decay_stamp = jiffies;
+		list_add_tail(&p->node, &s->head);
+	}
+	nsk->mp_len = 0;
+	nsk->mp_pos = 0;
+	/* Labels complete before readers see them (ndp_path_head()). */
+	smp_store_release(&nsk->spray, s);
+	return true;
+}
+
+/* The socket is destroyed: nothing can look at its labels any more. */
+void ndp_path_spray_free(struct sock *sk)
+{
+	kfree(ndp_sk(sk)->spray);
+	ndp_sk(sk)->spray = NULL;
+}
+
 /**
  * ndp_path_pick() - the path for the next DATA packet of a connection
  * @sk: the sender, locked.
  * @avoid: path id the packet took last time (a retransmission), else 0.
+ * @syn: the packet carries SYN: only a flow-label path may be used.
  *
  * Return: a path id, or 0 for the plain route (no usable path applies).
  * @avoid is returned only when it is the only usable path.
  */
-u8 ndp_path_pick(struct sock *sk, u8 avoid)
+u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u8 *r = nsk->mp_round;
 	u8 id = 0;
 
-	if (list_empty(&nn->paths)) {
+	if (list_empty(&nn->paths) && !nsk->spray &&
+	    (READ_ONCE(nn->spray_paths) < 2 || sk->sk_family != AF_INET6)) {
 		nsk->mp_len = 0;
 		return 0;
 	}
 	rcu_read_lock();
+	if (!ndp_path_spray_start(sk) && syn)
+		goto out;
 	if (nsk->mp_pos >= nsk->mp_len)
 		ndp_path_new_round(sk);
 	if (!nsk->mp_len)
@@ -195,14 +276,14 @@ out:
 }
 
 /* Count a DATA packet sent on path @id (0: none). */
-void ndp_path_sent(struct net *net, u8 id, bool rtx)
+void ndp_path_sent(struct sock *sk, u8 id, bool rtx)
 {
 	struct ndp_path *p;
 
 	if (!id)
 		return;
 	rcu_read_lock();
-	p = ndp_path_find_rcu(ndp_pernet(net), id);
+	p = ndp_path_find_rcu(ndp_path_head(sk), id);
 	if (p) {
 		atomic_inc(&p->tx);
 		if (rtx)
@@ -212,26 +293,27 @@ void ndp_path_sent(struct net *net, u8 id, bool rtx)
 }
 
 /**
- * ndp_path_steer() - addresses and mark of a packet sent on a path
- * @net: namespace.
+ * ndp_path_steer() - addresses, mark and flow label of a packet on a path
+ * @sk: the sender.
  * @id: path id (not 0).
  * @fl: the connection's flow.
- * @out: @fl with the path's via addresses applied.
+ * @out: @fl with the path's via addresses and flow label applied.
  * @mark: in: the socket's mark; out: the path's fwmark if it has one.
  *
  * Return: false when the path is gone (or of another family): the
  * caller sends on the plain route.
  */
-bool ndp_path_steer(struct net *net, u8 id, const struct ndp_flow *fl,
+bool ndp_path_steer(struct sock *sk, u8 id, const struct ndp_flow *fl,
 		    struct ndp_flow *out, u32 *mark)
 {
 	struct ndp_path *p;
 	bool ok = false;
 
 	rcu_read_lock();
-	p = ndp_path_find_rcu(ndp_pernet(net), id);
+	p = ndp_path_find_rcu(ndp_path_head(sk), id);
 	if (p && p->family == fl->family) {
 		*out = *fl;
+		out->flowlabel = p->flowlabel;
 		if (!ipv6_addr_any(&p->via_dst))
 			out->raddr = p->via_dst;
 		if (!ipv6_addr_any(&p->via_src))
@@ -297,8 +379,8 @@ static u32 ndp_path_ratio(const struct ndp_path *p, u64 *weight)
 }
 
 /* After bad news on @p: exclude it if it is an outlier.  RCU held. */
-static void ndp_path_judge(struct net *net, struct ndp_path *p,
-			   const struct ndp_flow *fl)
+static void ndp_path_judge(struct net *net, struct list_head *head,
+			   struct ndp_path *p, const struct ndp_flow *fl)
 {
 	struct ndp_net *nn = ndp_pernet(net);
 	u32 mean_pct = READ_ONCE(nn->sb_nack_mean_pct);
@@ -318,7 +400,7 @@ static void ndp_path_judge(struct net *net, struct ndp_path *p,
 	spin_lock_bh(&nn->sb_lock);
 	if (ndp_path_is_excluded(p))
 		goto unlock;
-	list_for_each_entry_rcu(q, &nn->paths, node) {
+	list_for_each_entry_rcu(q, head, node) {
 		u32 r;
 		u64 w;
 
@@ -350,7 +432,8 @@ unlock:
 	spin_unlock_bh(&nn->sb_lock);
 	if (excluded) {
 		NDP_INC_STATS(net, NDP_MIB_PATHEXCLUDED);
-		ndp_nl_path_event(net, p, NDP_CMD_PATH_CHANGED);
+		if (!p->flowlabel)
+			ndp_nl_path_event(net, p, NDP_CMD_PATH_CHANGED);
 	}
 }
 
@@ -365,12 +448,14 @@ void ndp_path_feedback(struct sock *sk, u8 id, enum ndp_path_fb fb)
 {
 	const struct ndp_flow *fl = &ndp_sk(sk)->flow;
 	struct net *net = sock_net(sk);
+	struct list_head *head;
 	struct ndp_path *p;
 
 	if (!id)
 		return;
 	rcu_read_lock();
-	p = ndp_path_find_rcu(ndp_pernet(net), id);
+	head = ndp_path_head(sk);
+	p = ndp_path_find_rcu(head, id);
 	if (!p || !ndp_path_applies(p, fl))
 		goto out;
 	ndp_path_decay(ndp_pernet(net), p);
@@ -388,7 +473,7 @@ void ndp_path_feedback(struct sock *sk, u8 id, enum ndp_path_fb fb)
 		atomic_inc(&p->rtos);
 		break;
 	}
-	ndp_path_judge(net, p, fl);
+	ndp_path_judge(net, head, p, fl);
 out:
 	rcu_read_unlock();
 }
@@ -407,7 +492,7 @@ bool ndp_path_mostly_acks(struct sock *sk, u8 id)
 	if (!id)
 		return false;
 	rcu_read_lock();
-	p = ndp_path_find_rcu(ndp_pernet(sock_net(sk)), id);
+	p = ndp_path_find_rcu(ndp_path_head(sk), id);
 	if (p && ndp_path_applies(p, &ndp_sk(sk)->flow)) {
 		weight = ndp_path_score(p, &bad);
 		good = weight && (weight - bad) * 2 > weight;

@@ -76,6 +76,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_OUTGSOSEGS] = "OutGsoSegs",
 	[NDP_MIB_GSOSEGMENTS] = "GsoSegments",
 	[NDP_MIB_INGSOPKTS] = "InGsoPkts",
+	[NDP_MIB_LATESYNOPENS] = "LateSynOpens",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -57,7 +57,8 @@ extern unsigned int ndp_ipproto;
 #define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
 #define NDP_PULL_GAP_MAX	HZ	/* longest pull gap sampled, jiffies */
 #define NDP_PULL_GAPS_WAIT	4	/* pull gaps of silence: a pull is lost */
-#define NDP_PATHS_PER_DST	32	/* paths one connection rotates over */
+#define NDP_PATHS_PER_DST	64	/* paths one connection rotates over */
+#define NDP_SPRAY_PATHS_MAX	NDP_PATHS_PER_DST /* net.ndp.spray_paths */
 #define NDP_DST_SLOTS		8	/* routes cached per connection for paths */
 /* Room in front of a packet for link, IP and NDP headers. */
 #define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
@@ -130,6 +131,8 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @sb_nack_abs_pct: ... and exceeds this absolute percentage.
  * @sb_decay_ms: scoreboard counts are halved every this many ms (0: never).
  * @sb_exclude_ms: how long an outlier path stays excluded.
+ * @spray_paths: IPv6 flow-label paths a connection uses towards a peer
+ *	no configured path applies to (path.c); 1: none, the plain route.
  * @paths_lock: serialises changes of @paths (process context).
  * @paths: configured paths (struct ndp_path), RCU list, sorted by id.
  * @path_count: entries on @paths.
@@ -176,6 +179,7 @@ struct ndp_net {
 	u32			sb_nack_abs_pct;
 	u32			sb_decay_ms;
 	u32			sb_exclude_ms;
+	u32			spray_paths;
 	struct mutex		paths_lock;	/* writers of paths */
 	struct list_head	paths;
 	u32			path_count;
@@ -230,7 +234,9 @@ struct ndp_pullq {
 /*
  * Addresses of one packet or connection, from the point of view of this
  * host.  IPv4 addresses are kept in v4-mapped form so one lookup serves
- * both families; @family says which header to build.
+ * both families; @family says which header to build.  @flowlabel is
+ * set only in the copy made for a packet on a flow-label path (path.c);
+ * 0 otherwise, and never part of a lookup key.
  */
 struct ndp_flow {
 	struct in6_addr	laddr;
@@ -240,6 +246,7 @@ struct ndp_flow {
 	u32		nonce;
 	u16		family;
 	int		ifindex;
+	__be32		flowlabel;
 };
 
 /**
@@ -345,6 +352,8 @@ struct ndp_dst_slot {
  *	usable path ids towards the peer (path.c).
  * @mp_len: entries in @mp_round.
  * @mp_pos: next entry of @mp_round to use; a new round starts at @mp_len.
+ * @spray: the connection's flow-label paths, or NULL (path.c); set once
+ *	under the socket lock, freed with the socket.
  * @credit: packets the peer's pulls allow us to send.
  * @rtx_pending: packets in @sndq marked for retransmission.
  * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
@@ -443,6 +452,7 @@ struct ndp_sock {
 	u8			mp_round[NDP_PATHS_PER_DST];
 	u8			mp_len;
 	u8			mp_pos;
+	struct ndp_spray	*spray;
 	u32			credit;
 	u32			rtx_pending;
 	bool			idle;
@@ -548,6 +558,9 @@ void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
  * @tx: DATA packets sent on the path, retransmissions included (never
  *	decayed, wraps at 2^32).
  * @rtx: of which retransmissions.
+ * @flowlabel: a flow-label path of one connection (struct ndp_spray): the
+ *	IPv6 flow label its packets carry (network order, 20 bits, never
+ *	0); 0 for a configured path.
  */
 struct ndp_path {
 	struct list_head	node;
@@ -568,6 +581,19 @@ struct ndp_path {
 	atomic_t		exclusions;
 	atomic_t		tx;
 	atomic_t		rtx;
+	__be32			flowlabel;
+};
+
+/**
+ * struct ndp_spray - the flow-label paths of one connection (path.c)
+ * @head: @path linked in id order, walked like &ndp_net.paths.
+ * @n: entries in @path.
+ * @path: ids 1..@n, each with its own label and scoreboard.
+ */
+struct ndp_spray {
+	struct list_head	head;
+	u8			n;
+	struct ndp_path		path[];
 };
 
 /* ctrl.c: the knobs, also for netlink (NDP_CMD_PARAM_*). */
@@ -675,10 +701,11 @@ enum ndp_path_fb {
 };
 
 void ndp_path_net_init(struct ndp_net *nn);
-u8 ndp_path_pick(struct sock *sk, u8 avoid);
-void ndp_path_sent(struct net *net, u8 id, bool rtx);
-bool ndp_path_steer(struct net *net, u8 id, const struct ndp_flow *fl,
+u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn);
+void ndp_path_sent(struct sock *sk, u8 id, bool rtx);
+bool ndp_path_steer(struct sock *sk, u8 id, const struct ndp_flow *fl,
 		    struct ndp_flow *out, u32 *mark);
+void ndp_path_spray_free(struct sock *sk);
 void ndp_path_feedback(struct sock *sk, u8 id, enum ndp_path_fb fb);
 bool ndp_path_mostly_acks(struct sock *sk, u8 id);
 

@@ -298,6 +298,7 @@ static void ndp_write_space(struct sock *sk)
 static void ndp_sk_destruct(struct sock *sk)
 {
 	ndp_dst_release_all(sk);
+	ndp_path_spray_free(sk);
 	if (sk->sk_family == AF_INET6)
 		inet6_sock_destruct(sk);
 	else

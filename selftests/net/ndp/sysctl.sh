@@ -27,7 +27,8 @@ sb_min_samples 100 1 1000000
 sb_nack_mean_pct 125 100 1000
 sb_nack_abs_pct 30 1 100
 sb_decay_ms 100 0 60000
-sb_exclude_ms 1000 1 600000"
+sb_exclude_ms 1000 1 600000
+spray_paths 16 1 64"
 
 ndp_lib_plan $(( $(echo "$knobs" | wc -l) * 3 + 5 ))
 
