@@ -625,7 +625,8 @@ bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 void ndp_purge_ooo(struct ndp_sock *nsk);
 
 /* output.c */
-int ndp_copy_csum_from_iter(struct sk_buff *skb, struct iov_iter *from);
+int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
+			    struct iov_iter *from, u32 len);
 u32 ndp_mss_for(struct sock *sk, u32 mtu);
 int ndp_route_mtu(struct sock *sk, u32 *mtu);
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl);
