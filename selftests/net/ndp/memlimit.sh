@@ -29,16 +29,18 @@ ndp_lib_load_modules sch_netem
 NDP_MTU=1500 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ip netns exec "$ns_a" tc qdisc add dev eth0 root netem delay 1ms reorder 50% 50% ||
 	ndp_lib_skip_all "netem rejected reordering"
-ndp_lib_plan 8
+ndp_lib_plan 7
 
 # sndq_truesize NS ADDR PORT: prints "wmem_queued outq mss" of a socket
-# that filled its send buffer towards a peer that does not read.
+# that filled its send buffer towards a peer that does not read (and
+# whose receive buffer is small, so the data stays with the sender).
 sndq_truesize()
 {
 	ip netns exec "$ns_b" python3 -c '
 import socket, sys, time
 s = socket.socket(socket.AF_INET, 7, 0)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1)
 c, _ = s.accept(); time.sleep(8)' "$3" &
 	local srv=$!
