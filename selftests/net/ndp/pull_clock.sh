@@ -23,7 +23,7 @@
 #    data packets: a clock pulling twice the rate would trim about half).
 . "$(dirname "$0")/lib.sh"
 
-ratio_pct=${NDP_PULLCLOCK_RATIO_PCT:-40}
+ratio_pct=${NDP_PULLCLOCK_RATIO_PCT:-30}
 trim_pct=${NDP_PULLCLOCK_TRIM_PCT:-20}
 flows=${NDP_PULLCLOCK_FLOWS:-4}
 bytes=${NDP_PULLCLOCK_BYTES:-4M}
