@@ -44,6 +44,10 @@ enum ndp_mib_field {
 	NDP_MIB_RTSRESENTPATH,
 	NDP_MIB_RTSWAITPULL,	/* RtsWaitPull: left for a pull to resend */
 	NDP_MIB_PULLSPURGED,	/* PullsPurged: pending pulls dropped after LAST */
+	/* PullTimerRuns: pull clock expiries that issued pulls */
+	NDP_MIB_PULLTIMERRUNS,
+	/* PullsTimer: pulls those expiries issued */
+	NDP_MIB_PULLSTIMER,
 	/* ReplayRejected: first-window packet of a finished (time-wait)
 	 * connection ignored
 	 */

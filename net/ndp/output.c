@@ -47,30 +47,53 @@
 #include "protocol.h"
 
 /*
- * Fill the page fragments of a new packet from @from and compute its
- * payload checksum (ndphdr.pcsum) in the same pass, as UDP's
- * ip_generic_getfrag() does; the fragments are order-0 pages.
+ * Append @len bytes from @from to the page fragments of a new packet and
+ * compute its payload checksum (ndphdr.pcsum) in the same pass, as UDP's
+ * ip_generic_getfrag() does.  The bytes go into the socket's page
+ * fragment (sk_page_frag(): the task's or the socket's, up to 32 KB),
+ * shared with the packets written before and after, as
+ * tcp_sendmsg_locked() does: the packet's truesize grows by the bytes
+ * copied, not by a page per packet.  Those pages are never written again
+ * once a packet points into them, so transmissions may share them.
+ * Process context, the socket owned.  On error the packet is to be freed.
  */
-int ndp_copy_csum_from_iter(struct sk_buff *skb, struct iov_iter *from)
+int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
+			    struct iov_iter *from, u32 len)
 {
+	struct page_frag *pfrag = sk_page_frag(sk);
 	__wsum csum = 0;
-	int i, off = 0;
+	u32 off = 0;
 
-	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
-		skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
-		u32 len = skb_frag_size(frag);
+	sock_owned_by_me(sk);
+	while (off < len) {
+		int i = skb_shinfo(skb)->nr_frags;
 		__wsum part = 0;
-		bool ok;
-		void *va;
+		bool merge;
+		u32 copy;
 
-		va = kmap_local_page(skb_frag_page(frag));
-		ok = csum_and_copy_from_iter_full(va + skb_frag_off(frag), len,
-						  &part, from);
-		kunmap_local(va);
-		if (!ok)
+		if (!sk_page_frag_refill(sk, pfrag))
+			return -ENOMEM;
+		merge = skb_can_coalesce(skb, i, pfrag->page, pfrag->offset);
+		if (!merge && i >= MAX_SKB_FRAGS)
+			return -EMSGSIZE;
+		copy = min_t(u32, len - off, pfrag->size - pfrag->offset);
+		if (!csum_and_copy_from_iter_full(page_address(pfrag->page) +
+						  pfrag->offset, copy, &part,
+						  from))
 			return -EFAULT;
 		csum = csum_block_add(csum, part, off);
-		off += len;
+		if (merge) {
+			skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], copy);
+		} else {
+			skb_fill_page_desc(skb, i, pfrag->page, pfrag->offset,
+					   copy);
+			get_page(pfrag->page);
+		}
+		pfrag->offset += copy;
+		off += copy;
+		skb->len += copy;
+		skb->data_len += copy;
+		skb->truesize += copy;
 	}
 	NDP_SKB_CB(skb)->pcsum = csum_fold(csum);
 	return 0;

@@ -208,10 +208,14 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
  *	served first), round robin inside a band.
  * @active: number of sockets linked on @bands.
  * @armed: @timer is queued or running and will re-arm itself as needed.
- * @timer: softirq hrtimer issuing one pull per @interval_ns.
- * @next_ns: earliest time the next pull may leave (ktime ns).
- * @interval_ns: pull spacing; (MTU + L2 header) * 8 / (rate * pct).
- * @mtu: device MTU when @interval_ns was computed.
+ * @timer: softirq hrtimer issuing the pulls the elapsed time pays for.
+ * @next_ns: the pull clock (ktime ns): when the link will have brought
+ *	what was pulled so far; pulls may leave while it is not after now,
+ *	and it never lags now by more than the bank (pull.c).
+ * @interval_ns: link time of the last pull issued (its cost).
+ * @pass: timer expiries so far; with &ndp_sock.pq_pass, bounds what one
+ *	expiry pulls for a socket by its free receive room.
+ * @mtu: device MTU (size of a pull of unknown size).
  * @rate_mbps: device speed read from process context (0 = unknown).
  * @rate_work: reads the device speed under RTNL.
  */
@@ -226,6 +230,7 @@ struct ndp_pullq {
 	struct hrtimer		timer;
 	u64			next_ns;
 	u64			interval_ns;
+	u32			pass;
 	u32			mtu;
 	u32			rate_mbps;
 	struct work_struct	rate_work;
@@ -394,6 +399,8 @@ struct ndp_dst_slot {
  * @pq_blocked: pulls held back because the receive buffer is full.
  * @pull_pending: pulls owed to the peer, not yet sent.
  * @pull_bytes: sum of the packet sizes @pull_pending are expected to bring.
+ * @pq_pass: the &ndp_pullq.pass in which @pq_pass_n pulls were issued.
+ * @pq_pass_n: pulls issued to this socket in timer expiry @pq_pass.
  * @pull_ctr: pulls sent so far (&ndphdr.pull).
  * @bytes_read: bytes the application read (under lock_sock()).
  * @st_rtx_nack: @st_rtx_timeout: @st_rtx_rts: DATA retransmissions by
@@ -488,6 +495,8 @@ struct ndp_sock {
 	bool			pq_blocked;
 	u32			pull_pending;
 	u64			pull_bytes;
+	u32			pq_pass;
+	u32			pq_pass_n;
 	u32			pull_ctr;
 
 	u64			bytes_read;
@@ -671,7 +680,8 @@ void ndp_offload_exit(void);
 struct sk_buff *ndp_rcv_segment(struct sk_buff *skb);
 
 /* output.c */
-int ndp_copy_csum_from_iter(struct sk_buff *skb, struct iov_iter *from);
+int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
+			    struct iov_iter *from, u32 len);
 u32 ndp_mss_for(struct sock *sk, u32 mtu);
 int ndp_route_mtu(struct sock *sk, u32 *mtu);
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl);

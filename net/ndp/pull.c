@@ -19,9 +19,29 @@
  *
  * rate is net.ndp.link_rate_mbps if set, else the device's ethtool speed
  * (read from a work item under RTNL, as it cannot be read in softirq),
- * else 10000 Mb/s.  A softirq hrtimer (HRTIMER_MODE_ABS_SOFT) issues the
- * pulls; if it fires late (a loaded or emulated host), it issues the pulls
- * of the missed slots at once, at most NDP_PULL_BURST per expiry.
+ * else 10000 Mb/s.
+ *
+ * The clock: @next_ns is when the link will have brought everything
+ * pulled so far; a pull may leave while it is not after now, and costs
+ * its interval.  Elapsed time pays for pulls, not timer expiries: a
+ * softirq hrtimer (HRTIMER_MODE_ABS_SOFT), armed for @next_ns, issues on
+ * each expiry every pull the time since the last one pays for, however
+ * late it fires (under load its softirq runs from ksoftirqd, milliseconds
+ * late; at 10 Gb/s a 1500-byte packet lasts 1.2 us).  Idle or late time
+ * is banked up to
+ *
+ *	bank = max((NDP_PULL_BURST - 1) intervals, NDP_PULL_BANK_NS of link time)
+ *
+ * so one expiry asks for at most bank + one interval of link time: at
+ * 100 Mb/s 4 MTU packets (the first term decides up to about 3 Gb/s at
+ * MTU 1500 and at any rate at MTU 9000 below 15 Gb/s), at 10 Gb/s 50 us,
+ * about 41 packets of 1500 bytes or 7 of 9000.  Over any interval T the
+ * pulls ask for at most rate * pct * T + bank: the receiver never asks
+ * for more than its link can bring.  Consecutive pulls of one socket in
+ * one expiry leave as one PULL whose counter advances by their number.
+ * One expiry issues at most as many pulls to a socket as its free
+ * receive room holds packets of the last size seen, so that a socket
+ * whose buffer was nearly full does not get a whole bank of data.
  *
  * Scheduling: sockets with owed pulls sit in one of NDP_PULL_BANDS lists
  * by socket priority (SO_PRIORITY, capped; higher is served first, strict
@@ -29,7 +49,9 @@
  * Each list entry holds a socket reference.
  *
  * PULLACK: when a pull is owed and no other socket waits in the queue and
- * the pacing slot is free, the pull rides on the ACK or NACK being sent.
+ * the clock has credit, the pull rides on the ACK or NACK being sent,
+ * with the socket's other owed pulls the credit pays for (the counter
+ * advances by their number).
  *
  * Receive memory: a socket whose receive buffer is full is taken off the
  * lists (pulls stay owed); recvmsg() puts it back once there is room, so
@@ -46,7 +68,9 @@
 
 #include "protocol.h"
 
-#define NDP_PULL_BURST		4
+#define NDP_PULL_BURST		4	/* bank floor: pulls of one late expiry */
+#define NDP_PULL_BANK_NS	(50 * NSEC_PER_USEC)	/* bank, link time */
+#define NDP_PULL_BATCH_MAX	128	/* pulls per expiry (softirq time) */
 #define NDP_DEFAULT_RATE_MBPS	10000
 #define NDP_PULL_PENDING_MAX	65536
 
@@ -87,6 +111,47 @@ bool ndp_rcv_has_room(const struct sock *sk)
 		return true;
 	return READ_ONCE(nsk->hole_nacked) &&
 	       skb_queue_empty_lockless(&sk->sk_receive_queue);
+}
+
+/*
+ * Packets of the last size seen that the receive buffer still has room
+ * for, at least one (ndp_rcv_has_room() decides whether any pull goes).
+ */
+static u32 ndp_rcv_room_pkts(const struct sock *sk)
+{
+	int room = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
+	u32 tsize = max_t(u32, READ_ONCE(ndp_sk(sk)->rcv_tsize), 1);
+
+	return room > 0 ? max_t(u32, room / tsize, 1) : 1;
+}
+
+/*
+ * Credit the clock may bank: NDP_PULL_BURST - 1 pulls of @interval, or
+ * NDP_PULL_BANK_NS of link time, whichever is more.
+ */
+static u64 ndp_pullq_bank(u64 interval)
+{
+	return max_t(u64, (NDP_PULL_BURST - 1) * interval, NDP_PULL_BANK_NS);
+}
+
+/*
+ * Charge one of @nsk's owed pulls (the average expected size of those
+ * owed) to the clock at @now; pq->lock held, pulls owed.  Returns the
+ * pull counter to send.  The caller moves or unlinks the socket.
+ */
+static u32 ndp_pullq_take(struct ndp_pullq *pq, struct ndp_sock *nsk, u64 now)
+{
+	u32 bytes = div_u64(nsk->pull_bytes, nsk->pull_pending);
+	u64 interval = ndp_pullq_interval(pq, bytes);
+
+	lockdep_assert_held(&pq->lock);
+	nsk->pull_bytes -= bytes;
+	nsk->pull_pending--;
+	pq->interval_ns = interval;
+	/* Catch up on the time elapsed, but never bank more than the bank. */
+	pq->next_ns = max(pq->next_ns + interval,
+			  now + interval - min(now, ndp_pullq_bank(interval)));
+	return ++nsk->pull_ctr;
 }
 
 static void ndp_pullq_rate_work(struct work_struct *work)
@@ -149,18 +214,31 @@ static void ndp_pull_send(struct sock *sk, u32 ctr)
 	ndp_xmit_queue(sk, &xmitq);
 }
 
+/*
+ * Issue every owed pull the clock pays for, at most NDP_PULL_BATCH_MAX,
+ * in priority and round-robin order; consecutive pulls of one socket
+ * leave as one PULL.  A socket gets at most its free receive room's worth
+ * per expiry (ndp_rcv_room_pkts()); when every socket left has had that,
+ * the expiry ends and the next comes one interval later.
+ */
 static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 {
 	struct ndp_pullq *pq = container_of(timer, struct ndp_pullq, timer);
 	u64 now = ktime_get_ns();
-	int budget = NDP_PULL_BURST;
+	struct sock *held = NULL;	/* its PULL not sent yet, with a ref */
+	int issued = 0, skipped = 0;
 	enum hrtimer_restart ret;
+	bool capped = false;
+	u32 held_ctr = 0, pass;
 
-	while (budget > 0) {
+	spin_lock(&pq->lock);
+	pass = ++pq->pass;
+	spin_unlock(&pq->lock);
+
+	while (issued < NDP_PULL_BATCH_MAX) {
 		struct ndp_sock *nsk;
 		struct sock *sk;
-		u64 interval;
-		u32 ctr, bytes;
+		u32 ctr;
 
 		spin_lock(&pq->lock);
 		if (pq->next_ns > now) {
@@ -193,11 +271,23 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			sock_put(sk);	/* the list's */
 			continue;
 		}
-		/* Charge this pull the average expected size of those owed. */
-		bytes = div_u64(nsk->pull_bytes, nsk->pull_pending);
-		nsk->pull_bytes -= bytes;
-		nsk->pull_pending--;
-		ctr = ++nsk->pull_ctr;
+		if (nsk->pq_pass != pass) {
+			nsk->pq_pass = pass;
+			nsk->pq_pass_n = 0;
+		}
+		if (nsk->pq_pass_n >= ndp_rcv_room_pkts(sk)) {
+			/* Its free receive room is spoken for: others' turn. */
+			list_move_tail(&nsk->pq_node,
+				       &pq->bands[ndp_pull_band(sk)]);
+			capped = ++skipped >= pq->active;
+			spin_unlock(&pq->lock);
+			if (capped)
+				break;
+			continue;
+		}
+		skipped = 0;
+		nsk->pq_pass_n++;
+		ctr = ndp_pullq_take(pq, nsk, now);
 		if (nsk->pull_pending) {
 			/* Round robin: to the tail; keep a ref for the send. */
 			list_move_tail(&nsk->pq_node,
@@ -209,21 +299,38 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			nsk->pq_linked = false;
 			pq->active--;
 		}
-		interval = ndp_pullq_interval(pq, bytes);
-		pq->interval_ns = interval;
-		/* Catch up on missed slots, but never bank more than a burst. */
-		pq->next_ns = max(pq->next_ns + interval,
-				  now - (NDP_PULL_BURST - 1) * interval);
 		spin_unlock(&pq->lock);
+		issued++;
 
-		ndp_pull_send(sk, ctr);
-		sock_put(sk);
-		budget--;
+		if (held == sk) {
+			/* The same socket again: one PULL for both. */
+			held_ctr = ctr;
+			sock_put(sk);	/* still held for the first */
+			continue;
+		}
+		if (held) {
+			ndp_pull_send(held, held_ctr);
+			sock_put(held);
+		}
+		held = sk;
+		held_ctr = ctr;
+	}
+	if (held) {
+		ndp_pull_send(held, held_ctr);
+		sock_put(held);
+	}
+	if (issued) {
+		NDP_INC_STATS(pq->nn->net, NDP_MIB_PULLTIMERRUNS);
+		NDP_ADD_STATS(pq->nn->net, NDP_MIB_PULLSTIMER, issued);
 	}
 
 	spin_lock(&pq->lock);
 	if (pq->active && !pq->nn->dying) {
-		hrtimer_set_expires(timer, ns_to_ktime(max(pq->next_ns, now + 1)));
+		u64 next = pq->next_ns;
+
+		if (capped)	/* wait for the pulled data or a read */
+			next = max(next, now) + pq->interval_ns;
+		hrtimer_set_expires(timer, ns_to_ktime(max(next, now + 1)));
 		ret = HRTIMER_RESTART;
 	} else {
 		pq->armed = false;
@@ -320,7 +427,7 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_pullq *pq = ndp_sk_pullq(sk);
-	bool now_ok = false;
+	bool now_ok = false, put = false;
 	u64 now;
 
 	if (!pq || nsk->dead)
@@ -345,9 +452,33 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 			nsk->pull_pending++;
 			nsk->pull_bytes += bytes && bytes < mtu ? bytes : mtu;
 		}
+		/* The only socket owed pulls: the credit is all its own, so
+		 * the pulls it pays for ride on this ACK or NACK rather than
+		 * wait for the timer, within the receive room.
+		 */
+		if (want_pullack && nsk->pq_linked && pq->active == 1 &&
+		    !nsk->pq_blocked && pq->next_ns <= now &&
+		    ndp_rcv_has_room(sk)) {
+			u32 n = 0, room = ndp_rcv_room_pkts(sk);
+
+			while (nsk->pull_pending && pq->next_ns <= now &&
+			       n < room && n < NDP_PULL_BATCH_MAX) {
+				*pull_ctr = ndp_pullq_take(pq, nsk, now);
+				n++;
+			}
+			now_ok = true;
+			if (!nsk->pull_pending) {
+				list_del(&nsk->pq_node);
+				nsk->pq_linked = false;
+				pq->active--;
+				put = true;
+			}
+		}
 		ndp_pull_link(pq, sk);
 	}
 	spin_unlock_bh(&pq->lock);
+	if (put)
+		__sock_put(sk);	/* the list's; the caller holds one */
 	return now_ok;
 }
 

@@ -225,13 +225,13 @@ static void ndp_push_locked(struct sock *sk)
 }
 
 /* sk_wmem_schedule() under ndp_sock.lock (see the top of this file). */
-static bool ndp_wmem_schedule(struct sock *sk, struct sk_buff *skb)
+static bool ndp_wmem_schedule(struct sock *sk, int size)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	bool ok;
 
 	spin_lock_bh(&nsk->lock);
-	ok = sk_wmem_schedule(sk, skb->truesize);
+	ok = sk_wmem_schedule(sk, size);
 	spin_unlock_bh(&nsk->lock);
 	return ok;
 }
@@ -254,7 +254,7 @@ static struct sk_buff *ndp_fin_alloc(struct sock *sk)
 		skb_reserve(skb, NDP_HEADROOM);
 		memset(skb->cb, 0, sizeof(skb->cb));
 		/* A FIN is never refused: charged even beyond the limit. */
-		ndp_wmem_schedule(sk, skb);
+		ndp_wmem_schedule(sk, skb->truesize);
 	}
 	return skb;
 }
@@ -974,23 +974,30 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (!sk_stream_memory_free(sk))
 			goto wait_memory;
 		size = min_t(size_t, len - copied, READ_ONCE(nsk->mss));
-		/* Order-0 pages: truesize close to the payload size. */
-		skb = alloc_skb_with_frags(NDP_HEADROOM, size, 0, &err,
-					   sk->sk_allocation);
-		if (!skb)
+		/* An empty head for the headers; the payload goes into page
+		 * fragments shared with the neighbouring packets, charged by
+		 * the bytes copied (ndp_copy_csum_from_iter()).
+		 */
+		skb = alloc_skb(NDP_HEADROOM, sk->sk_allocation);
+		if (!skb) {
+			err = -ENOBUFS;
 			goto out_err;
+		}
 		skb_reserve(skb, NDP_HEADROOM);
-		if (!ndp_wmem_schedule(sk, skb)) {
+		if (!ndp_wmem_schedule(sk, skb->truesize + size)) {
 			/* Beyond net.ndp.mem: wait as for a full buffer. */
 			kfree_skb(skb);
 			goto wait_memory;
 		}
-		skb->data_len = size;
-		skb->len = size;
 		memset(skb->cb, 0, sizeof(skb->cb));
-		err = ndp_copy_csum_from_iter(skb, &msg->msg_iter);
+		err = ndp_copy_csum_from_iter(sk, skb, &msg->msg_iter, size);
 		if (err) {
 			kfree_skb(skb);
+			if (err == -ENOMEM) {
+				/* No page: memory pressure, wait for room. */
+				err = 0;
+				goto wait_memory;
+			}
 			goto out_err;
 		}
 

@@ -12,6 +12,13 @@
 # kept per CPU in batches of up to 1 MB (SK_MEMORY_PCPU_RESERVE), so
 # limits of a few pages would throttle every socket to one page: TCP's
 # tcp_mem behaves the same.
+#
+# The send queue is charged by the bytes it holds, as TCP's: packets are
+# built in page fragments shared with their neighbours, so a queued
+# packet's truesize is its payload plus its head, not a page per packet.
+# A writer whose peer does not read fills its send buffer; the memory
+# queued (SO_MEMINFO wmem_queued) per byte unacknowledged (SIOCOUTQ) must
+# stay below 2.5 (about 1.6 at MTU 1500; 3.5 with a page per packet).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -23,6 +30,46 @@ NDP_MTU=1500 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ip netns exec "$ns_a" tc qdisc add dev eth0 root netem delay 1ms reorder 50% 50% ||
 	ndp_lib_skip_all "netem rejected reordering"
 ndp_lib_plan 7
+
+# sndq_truesize NS ADDR PORT: prints "wmem_queued outq mss" of a socket
+# that filled its send buffer towards a peer that does not read (and
+# whose receive buffer is small, so the data stays with the sender).
+sndq_truesize()
+{
+	ip netns exec "$ns_b" python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, 7, 0)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1)
+c, _ = s.accept(); time.sleep(8)' "$3" &
+	local srv=$!
+	sleep 1
+	ip netns exec "$1" python3 -c '
+import array, fcntl, socket, struct, sys, time
+s = socket.socket(socket.AF_INET, 7, 0)
+s.connect((sys.argv[1], int(sys.argv[2]))); s.setblocking(False)
+buf = b"x" * 65536; n = 0
+while n < (8 << 20):
+    try:
+        n += s.send(buf)
+    except BlockingIOError:
+        break
+time.sleep(2)
+mi = array.array("I", [0] * 9)
+fcntl.ioctl(s.fileno(), 0x5411, mi, True)
+outq = mi[0]
+mi = s.getsockopt(socket.SOL_SOCKET, 55, 36)
+wq = struct.unpack("9I", mi)[5]
+info = s.getsockopt(253, 1, 16)
+print(wq, outq, struct.unpack("4BI", info[:8])[4])' "$2" "$3"
+	wait "$srv"
+}
+
+read -r wq outq mss < <(sndq_truesize "$ns_a" 10.0.1.2 7400)
+ndp_lib_info "send queue: wmem_queued $wq for $outq bytes unacknowledged (mss ${mss:-?}): $(( ${outq:-0} ? wq * ${mss:-0} / outq : 0 )) bytes of truesize per packet"
+ndp_lib_check "send queue: truesize per payload byte below 2.5" \
+	test "${outq:-0}" -gt 65536 -a $(( ${wq:-0} * 10 )) -lt $(( ${outq:-1} * 25 ))
 
 s0=$(xfer_stats "$ns_b")
 ndp_lib_check "default limits: 8 connections of 512K intact" \
