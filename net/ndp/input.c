@@ -243,6 +243,7 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 
 	NDP_INC_STATS(net, NDP_MIB_INRTS);
 	nsk->st_rts_rcvd++;
+	trace_ndp_rts(sk, psn, path);
 	skb = ndp_sndq_find(nsk, psn);
 	if (!skb || !ndp_rcv_nack(sk, psn, path, true))
 		return;
@@ -327,6 +328,7 @@ static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
 	if (pull) {
 		ndp_hdr(skb)->pull = htonl(ctr);
 		NDP_INC_STATS(net, NDP_MIB_OUTPULLS);
+		trace_ndp_pull(sk, ctr, true);
 		NDP_INC_STATS(net, NDP_MIB_OUTPULLACKS);
 	}
 	NDP_INC_STATS(net, type == NDP_PKT_ACK ? NDP_MIB_OUTACKS :
@@ -494,14 +496,17 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			     (psn != nsk->rcv_nxt &&
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
 			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
+			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_RCVBUF);
 			trimmed = true;
 		} else if (!ndp_rmem_schedule(sk, skb, psn == nsk->rcv_nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_MEMDROPS);
+			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_MEM);
 			trimmed = true;
 		}
 	} else {
 		NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
 		nsk->st_trims_rcvd++;
+		trace_ndp_trim(sk, psn, nh->path, skb->len ? NDP_TRIM_CSUM : NDP_TRIM_SWITCH);
 	}
 
 	if (trimmed) {
@@ -607,6 +612,7 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
 		nsk->st_nacks_rcvd++;
+		trace_ndp_nack(sk, psn, nh->path);
 		ndp_rcv_owed(nsk, psn);
 		progress = ndp_rcv_ack(sk, false, 0, cum, 0);
 		progress |= ndp_rcv_nack(sk, psn, nh->path, false);
@@ -892,6 +898,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 	bool corrupt = false;
 	struct sock *sk, *lsk;
 
+	trace_ndp_recv_pkt(&fl->raddr, &fl->laddr, nh, skb->len);
 	if (skb->pkt_type != PACKET_HOST)
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_RTS)) {

@@ -296,6 +296,7 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	struct ndphdr *nh = ndp_hdr(skb);
 	bool ctrl = ndp_is_ctrl(nh);
 
+	trace_ndp_send_pkt(&fl->laddr, &fl->raddr, nh, skb->len);
 	skb->ip_summed = CHECKSUM_NONE;
 	skb->mark = mark;
 	if (sk)

@@ -686,4 +686,7 @@ void ndp_tw_add(struct sock *sk);
 bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 		const struct ndp_flow *fl);
 
+/* Tracepoints (include/trace/events/ndp.h, created in trace.c). */
+#include <trace/events/ndp.h>
+
 #endif /* _NDP_PROTOCOL_H */
