@@ -392,7 +392,7 @@ static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
 	if (skb->len)
 		skb_queue_tail(&sk->sk_receive_queue, skb);
 	else
-		kfree_skb(skb);
+		consume_skb(skb);
 }
 
 static void ndp_deliver_ooo(struct sock *sk)
@@ -451,6 +451,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	struct net *net = sock_net(sk);
 	u16 flags = ntohs(nh->flags);
 	u32 psn = ntohl(nh->psn);
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	bool trimmed = flags & NDP_F_TRIMMED;
 	bool pull;
 	u32 ctr = 0;
@@ -458,6 +459,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 
 	if (!nsk->rcv_isn_known) {
 		/* Active side: the peer's first window tells its first psn. */
+		reason = SKB_DROP_REASON_TCP_INVALID_SEQUENCE;
 		if (!(flags & NDP_F_SYN))
 			goto drop;
 		nsk->rcv_nxt = psn - ntohl(nh->syn_off);
@@ -467,7 +469,9 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	if (!nsk->pq)
 		nsk->ifindex = skb->skb_iif;
 	if (psn - nsk->rcv_nxt >= NDP_RCV_WINDOW) {
+		reason = SKB_DROP_REASON_TCP_OVERWINDOW;
 		if (ndp_before(psn, nsk->rcv_nxt)) {
+			reason = SKB_DROP_REASON_TCP_OLD_DATA;
 			NDP_INC_STATS(net, NDP_MIB_INDUPS);
 			ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0,
 				      xmitq);
@@ -476,6 +480,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 	if (ndp_ooo_has(nsk, psn)) {
 		NDP_INC_STATS(net, NDP_MIB_INDUPS);
+		reason = SKB_DROP_REASON_TCP_OLD_DATA;
 		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0, xmitq);
 		goto drop;
 	}
@@ -487,6 +492,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		ndp_send_ctrl(sk, NDP_PKT_RST, psn, 0, false, 0, xmitq);
 		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
 		ndp_done(sk, xmitq);
+		reason = NDP_DROP_SOCKET_CLOSE;
 		goto drop;
 	}
 
@@ -496,15 +502,19 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			     (psn != nsk->rcv_nxt &&
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
 			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
+			reason = SKB_DROP_REASON_SOCKET_RCVBUFF;
 			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_RCVBUF);
 			trimmed = true;
 		} else if (!ndp_rmem_schedule(sk, skb, psn == nsk->rcv_nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_MEMDROPS);
+			reason = SKB_DROP_REASON_PROTO_MEM;
 			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_MEM);
 			trimmed = true;
 		}
 	} else {
 		NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
+		/* A header is consumed; a bad payload checksum is a drop. */
+		reason = skb->len ? SKB_DROP_REASON_SKB_CSUM : NDP_SKB_CONSUMED;
 		nsk->st_trims_rcvd++;
 		trace_ndp_trim(sk, psn, nh->path, skb->len ? NDP_TRIM_CSUM : NDP_TRIM_SWITCH);
 	}
@@ -554,7 +564,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 	return;
 drop:
-	kfree_skb(skb);
+	ndp_skb_free(sk, skb, reason);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -639,6 +649,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
 	struct ndphdr hdr = *nh;
 	u16 flags = ntohs(hdr.flags);
 	unsigned int len = skb->len + skb_network_header_len(skb);
+	enum skb_drop_reason reason = NDP_SKB_CONSUMED;
 
 	__skb_queue_head_init(&xmitq);
 	if (corrupt) {
@@ -649,6 +660,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
 	__skb_pull(skb, hdr.doff * 4);
 
 	spin_lock_bh(&nsk->lock);
+	reason = nsk->dead ? NDP_DROP_SOCKET_CLOSE : NDP_SKB_CONSUMED;
 	if (nsk->dead)
 		goto out;
 	if (!nsk->addr_ok)
@@ -664,6 +676,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
 		 */
 		if (!(flags & NDP_F_PASSIVE) != nsk->passive) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
 			break;
 		}
 		nsk->ever_heard = true;
@@ -679,6 +692,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
 		if (!ndp_rst_ok(nsk, ntohl(hdr.psn))) {
 			NDP_INC_STATS(net, NDP_MIB_INBADRSTS);
+			reason = SKB_DROP_REASON_TCP_INVALID_SEQUENCE;
 			break;
 		}
 		/* Refused only if the peer never spoke before: a passive
@@ -701,7 +715,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt)
 out:
 	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
-	kfree_skb(skb);
+	ndp_skb_free(sk, skb, reason);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -868,21 +882,23 @@ static bool ndp_policy_ok(struct sock *sk, struct sk_buff *skb)
  * policy, then socket filter and LSM (sk_filter_trim_cap() runs
  * security_sock_rcv_skb() first).  A filter may not cut a packet short:
  * its payload checksum would fail, so such a verdict drops it too.
+ * Returns why the packet is dropped, or 0 (accepted).
  */
-static bool ndp_sk_accepts(struct sock *sk, struct sk_buff *skb)
+static enum skb_drop_reason ndp_sk_accepts(struct sock *sk,
+					   struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
 
 	if (!ndp_policy_ok(sk, skb)) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_POLICYDROPS);
-		return false;
+		return SKB_DROP_REASON_XFRM_POLICY;
 	}
 	if (sk_filter_trim_cap(sk, skb, ndp_hdr(skb)->doff * 4) ||
 	    skb->len != len) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_FILTERDROPS);
-		return false;
+		return SKB_DROP_REASON_SOCKET_FILTER;
 	}
-	return true;
+	return SKB_NOT_DROPPED_YET;
 }
 
 /*
@@ -894,15 +910,18 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 {
 	struct net *net = dev_net(skb->dev);
 	struct ndphdr *nh = ndp_hdr(skb);
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	u16 flags = ntohs(nh->flags);
 	bool corrupt = false;
 	struct sock *sk, *lsk;
 
 	trace_ndp_recv_pkt(&fl->raddr, &fl->laddr, nh, skb->len);
+	reason = SKB_DROP_REASON_OTHERHOST;
 	if (skb->pkt_type != PACKET_HOST)
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_RTS)) {
 		/* Returned to sender: addresses swapped, ports not. */
+		reason = SKB_DROP_REASON_INVALID_PROTO;
 		if (!(flags & NDP_F_TRIMMED))
 			goto drop;
 		swap(fl->lport, fl->rport);
@@ -911,11 +930,13 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 			sk = ndp_conn_lookup_any(net, fl);
 		if (sk)
 			goto found;
+		reason = SKB_DROP_REASON_NO_SOCKET;
 		goto drop;
 	}
 	if (nh->type == NDP_PKT_DATA && !ndp_data_is_valid(skb, nh)) {
 		if (ntohs(nh->paylen) != skb->len - nh->doff * 4) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
 			goto drop;
 		}
 		/* Corrupt payload, intact header: a NACK repairs it. */
@@ -930,25 +951,33 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		goto found;
 	if (!ndp_policy_ok(NULL, skb)) {
 		NDP_INC_STATS(net, NDP_MIB_POLICYDROPS);
+		reason = SKB_DROP_REASON_XFRM_POLICY;
 		goto drop;
 	}
+	reason = SKB_DROP_REASON_NO_SOCKET;
 	if (nh->type == NDP_PKT_RST) {
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
 		goto drop;
 	}
+	reason = NDP_SKB_CONSUMED;	/* answered from time-wait */
 	if (ndp_tw_rcv(net, skb, fl))
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
 	    !(flags & NDP_F_PASSIVE)) {
 		if (!fl->nonce || !ndp_peer_is_unicast(net, fl)) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
 			goto drop;
 		}
 		lsk = ndp_listener_lookup(net, fl, skb->skb_iif);
 		if (lsk) {
 			sk = NULL;
-			if (ndp_sk_accepts(lsk, skb))
+			reason = ndp_sk_accepts(lsk, skb);
+			if (!reason) {
 				sk = ndp_passive_open(lsk, skb, fl);
+				/* NULL: backlog or max_embryonic, or memory */
+				reason = SKB_DROP_REASON_SOCKET_BACKLOG;
+			}
 			sock_put(lsk);
 			if (sk)
 				goto found_open;
@@ -956,12 +985,14 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		}
 	}
 	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
+	reason = SKB_DROP_REASON_NO_SOCKET;
 	if (nh->type == NDP_PKT_DATA)
 		ndp_send_reply(net, fl, NDP_PKT_RST, ntohl(nh->psn), 0);
 	goto drop;
 
 found:
-	if (!ndp_sk_accepts(sk, skb)) {
+	reason = ndp_sk_accepts(sk, skb);
+	if (reason) {
 		sock_put(sk);
 		goto drop;
 	}
@@ -970,6 +1001,6 @@ found_open:
 	sock_put(sk);
 	return 0;
 drop:
-	kfree_skb(skb);
+	ndp_skb_free(NULL, skb, reason);
 	return 0;
 }

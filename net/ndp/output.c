@@ -444,7 +444,7 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 		else
 			dst = ndp_dst_plain(sk, fl, mark);
 		if (IS_ERR(dst)) {
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			continue;	/* as if lost */
 		}
 		ndp_xmit_dst(net, sk, fl, mark, dst, skb);
@@ -518,7 +518,7 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 	/* No socket to cache a route in: one lookup, as TCP's RST. */
 	dst = ndp_route(net, NULL, fl, 0, fl->ifindex, &cookie);
 	if (IS_ERR(dst)) {
-		kfree_skb(skb);
+		kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 		return;
 	}
 	ndp_xmit_dst(net, NULL, fl, 0, dst, skb);
