@@ -237,4 +237,39 @@ static inline void ndp_compat_diag_owner(struct inet_diag_handler *h,
 #include <net/gso.h>
 #endif
 
+/*
+ * Drop reasons.  6.12 has sk_skb_reason_drop() (names the receiving
+ * socket in the skb:kfree_skb event), qdisc_drop_reason() and
+ * SKB_DROP_REASON_SOCKET_CLOSE; 6.1 has none of them, only
+ * kfree_skb_reason(), qdisc_drop() (its caller reports QDISC_DROP) and
+ * TCP_CLOSE for a closed socket.
+ */
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+#define NDP_DROP_SOCKET_CLOSE	SKB_DROP_REASON_SOCKET_CLOSE
+#else
+#define NDP_DROP_SOCKET_CLOSE	SKB_DROP_REASON_TCP_CLOSE
+#endif
+
+static inline void ndp_compat_skb_drop(struct sock *sk, struct sk_buff *skb,
+				       enum skb_drop_reason reason)
+{
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+	sk_skb_reason_drop(sk, skb, reason);
+#else
+	kfree_skb_reason(skb, reason);
+#endif
+}
+
+#include <net/sch_generic.h>
+static inline int ndp_compat_qdisc_drop(struct sk_buff *skb, struct Qdisc *sch,
+					struct sk_buff **to_free,
+					enum skb_drop_reason reason)
+{
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+	return qdisc_drop_reason(skb, sch, to_free, reason);
+#else
+	return qdisc_drop(skb, sch, to_free);
+#endif
+}
+
 #endif /* _NET_NDP_COMPAT_H */

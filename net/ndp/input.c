@@ -243,6 +243,7 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 
 	NDP_INC_STATS(net, NDP_MIB_INRTS);
 	nsk->st_rts_rcvd++;
+	trace_ndp_rts(sk, psn, path);
 	skb = ndp_sndq_find(nsk, psn);
 	if (!skb || !ndp_rcv_nack(sk, psn, path, true))
 		return;
@@ -327,6 +328,7 @@ static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
 	if (pull) {
 		ndp_hdr(skb)->pull = htonl(ctr);
 		NDP_INC_STATS(net, NDP_MIB_OUTPULLS);
+		trace_ndp_pull(sk, ctr, true);
 		NDP_INC_STATS(net, NDP_MIB_OUTPULLACKS);
 	}
 	NDP_INC_STATS(net, type == NDP_PKT_ACK ? NDP_MIB_OUTACKS :
@@ -390,7 +392,7 @@ static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
 	if (skb->len)
 		skb_queue_tail(&sk->sk_receive_queue, skb);
 	else
-		kfree_skb(skb);
+		consume_skb(skb);
 }
 
 static void ndp_deliver_ooo(struct sock *sk)
@@ -449,6 +451,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	struct net *net = sock_net(sk);
 	u16 flags = ntohs(nh->flags);
 	u32 psn = ntohl(nh->psn);
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	bool trimmed = flags & NDP_F_TRIMMED;
 	bool pull;
 	u32 ctr = 0;
@@ -456,6 +459,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 
 	if (!nsk->rcv_isn_known) {
 		/* Active side: the peer's first window tells its first psn. */
+		reason = SKB_DROP_REASON_TCP_INVALID_SEQUENCE;
 		if (!(flags & NDP_F_SYN))
 			goto drop;
 		nsk->rcv_nxt = psn - ntohl(nh->syn_off);
@@ -465,7 +469,9 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	if (!nsk->pq)
 		nsk->ifindex = skb->skb_iif;
 	if (psn - nsk->rcv_nxt >= NDP_RCV_WINDOW) {
+		reason = SKB_DROP_REASON_TCP_OVERWINDOW;
 		if (ndp_before(psn, nsk->rcv_nxt)) {
+			reason = SKB_DROP_REASON_TCP_OLD_DATA;
 			NDP_INC_STATS(net, NDP_MIB_INDUPS);
 			ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0,
 				      xmitq);
@@ -474,6 +480,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 	if (ndp_ooo_has(nsk, psn)) {
 		NDP_INC_STATS(net, NDP_MIB_INDUPS);
+		reason = SKB_DROP_REASON_TCP_OLD_DATA;
 		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0, xmitq);
 		goto drop;
 	}
@@ -485,6 +492,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		ndp_send_ctrl(sk, NDP_PKT_RST, psn, 0, false, 0, xmitq);
 		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
 		ndp_done(sk, xmitq);
+		reason = NDP_DROP_SOCKET_CLOSE;
 		goto drop;
 	}
 
@@ -494,14 +502,21 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			     (psn != nsk->rcv_nxt &&
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
 			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
+			reason = SKB_DROP_REASON_SOCKET_RCVBUFF;
+			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_RCVBUF);
 			trimmed = true;
 		} else if (!ndp_rmem_schedule(sk, skb, psn == nsk->rcv_nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_MEMDROPS);
+			reason = SKB_DROP_REASON_PROTO_MEM;
+			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_MEM);
 			trimmed = true;
 		}
 	} else {
 		NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
+		/* A header is consumed; a bad payload checksum is a drop. */
+		reason = skb->len ? SKB_DROP_REASON_SKB_CSUM : NDP_SKB_CONSUMED;
 		nsk->st_trims_rcvd++;
+		trace_ndp_trim(sk, psn, nh->path, skb->len ? NDP_TRIM_CSUM : NDP_TRIM_SWITCH);
 	}
 
 	if (trimmed) {
@@ -549,7 +564,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 	return;
 drop:
-	kfree_skb(skb);
+	ndp_skb_free(sk, skb, reason);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -607,6 +622,7 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
 		nsk->st_nacks_rcvd++;
+		trace_ndp_nack(sk, psn, nh->path);
 		ndp_rcv_owed(nsk, psn);
 		progress = ndp_rcv_ack(sk, false, 0, cum, 0);
 		progress |= ndp_rcv_nack(sk, psn, nh->path, false);
@@ -638,6 +654,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 	struct ndphdr hdr = *nh;
 	u16 flags = ntohs(hdr.flags);
 	unsigned int len = skb->len + skb_network_header_len(skb);
+	enum skb_drop_reason reason = NDP_SKB_CONSUMED;
 
 	__skb_queue_head_init(&xmitq);
 	if (corrupt) {
@@ -648,6 +665,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 	__skb_pull(skb, hdr.doff * 4);
 
 	spin_lock_bh(&nsk->lock);
+	reason = nsk->dead ? NDP_DROP_SOCKET_CLOSE : NDP_SKB_CONSUMED;
 	if (nsk->dead)
 		goto out;
 	if (!nsk->addr_ok && !opened)
@@ -663,6 +681,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 		 */
 		if (!(flags & NDP_F_PASSIVE) != nsk->passive) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
 			break;
 		}
 		nsk->ever_heard = true;
@@ -678,6 +697,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
 		if (!ndp_rst_ok(nsk, ntohl(hdr.psn))) {
 			NDP_INC_STATS(net, NDP_MIB_INBADRSTS);
+			reason = SKB_DROP_REASON_TCP_INVALID_SEQUENCE;
 			break;
 		}
 		/* Refused only if the peer never spoke before: a passive
@@ -700,7 +720,7 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 out:
 	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
-	kfree_skb(skb);
+	ndp_skb_free(sk, skb, reason);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -880,21 +900,23 @@ static bool ndp_policy_ok(struct sock *sk, struct sk_buff *skb)
  * policy, then socket filter and LSM (sk_filter_trim_cap() runs
  * security_sock_rcv_skb() first).  A filter may not cut a packet short:
  * its payload checksum would fail, so such a verdict drops it too.
+ * Returns why the packet is dropped, or 0 (accepted).
  */
-static bool ndp_sk_accepts(struct sock *sk, struct sk_buff *skb)
+static enum skb_drop_reason ndp_sk_accepts(struct sock *sk,
+					   struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
 
 	if (!ndp_policy_ok(sk, skb)) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_POLICYDROPS);
-		return false;
+		return SKB_DROP_REASON_XFRM_POLICY;
 	}
 	if (sk_filter_trim_cap(sk, skb, ndp_hdr(skb)->doff * 4) ||
 	    skb->len != len) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_FILTERDROPS);
-		return false;
+		return SKB_DROP_REASON_SOCKET_FILTER;
 	}
-	return true;
+	return SKB_NOT_DROPPED_YET;
 }
 
 /*
@@ -906,14 +928,18 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 {
 	struct net *net = dev_net(skb->dev);
 	struct ndphdr *nh = ndp_hdr(skb);
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	u16 flags = ntohs(nh->flags);
 	bool corrupt = false, opened;
 	struct sock *sk, *lsk;
 
+	trace_ndp_recv_pkt(&fl->raddr, &fl->laddr, nh, skb->len);
+	reason = SKB_DROP_REASON_OTHERHOST;
 	if (skb->pkt_type != PACKET_HOST)
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_RTS)) {
 		/* Returned to sender: addresses swapped, ports not. */
+		reason = SKB_DROP_REASON_INVALID_PROTO;
 		if (!(flags & NDP_F_TRIMMED))
 			goto drop;
 		swap(fl->lport, fl->rport);
@@ -922,11 +948,13 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 			sk = ndp_conn_lookup_any(net, fl);
 		if (sk)
 			goto found;
+		reason = SKB_DROP_REASON_NO_SOCKET;
 		goto drop;
 	}
 	if (nh->type == NDP_PKT_DATA && !ndp_data_is_valid(skb, nh)) {
 		if (ntohs(nh->paylen) != skb->len - nh->doff * 4) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
 			goto drop;
 		}
 		/* Corrupt payload, intact header: a NACK repairs it. */
@@ -941,25 +969,33 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		goto found;
 	if (!ndp_policy_ok(NULL, skb)) {
 		NDP_INC_STATS(net, NDP_MIB_POLICYDROPS);
+		reason = SKB_DROP_REASON_XFRM_POLICY;
 		goto drop;
 	}
+	reason = SKB_DROP_REASON_NO_SOCKET;
 	if (nh->type == NDP_PKT_RST) {
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
 		goto drop;
 	}
+	reason = NDP_SKB_CONSUMED;	/* answered from time-wait */
 	if (ndp_tw_rcv(net, skb, fl))
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
 	    !(flags & NDP_F_PASSIVE)) {
 		if (!fl->nonce || !ndp_peer_is_unicast(net, fl)) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
 			goto drop;
 		}
 		lsk = ndp_listener_lookup(net, fl, skb->skb_iif);
 		if (lsk) {
 			sk = NULL;
-			if (ndp_sk_accepts(lsk, skb))
+			reason = ndp_sk_accepts(lsk, skb);
+			if (!reason) {
 				sk = ndp_passive_open(lsk, skb, fl, &opened);
+				/* NULL: backlog or max_embryonic, or memory */
+				reason = SKB_DROP_REASON_SOCKET_BACKLOG;
+			}
 			sock_put(lsk);
 			if (sk)
 				goto found_open;
@@ -967,12 +1003,14 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		}
 	}
 	NDP_INC_STATS(net, NDP_MIB_NOSOCK);
+	reason = SKB_DROP_REASON_NO_SOCKET;
 	if (nh->type == NDP_PKT_DATA)
 		ndp_send_reply(net, fl, NDP_PKT_RST, ntohl(nh->psn), 0);
 	goto drop;
 
 found:
-	if (!ndp_sk_accepts(sk, skb)) {
+	reason = ndp_sk_accepts(sk, skb);
+	if (reason) {
 		sock_put(sk);
 		goto drop;
 	}
@@ -984,6 +1022,6 @@ found_open:
 	sock_put(sk);
 	return 0;
 drop:
-	kfree_skb(skb);
+	ndp_skb_free(NULL, skb, reason);
 	return 0;
 }

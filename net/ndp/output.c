@@ -322,6 +322,7 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	bool ctrl = ndp_is_ctrl(nh);
 	u32 segs = 1, len = skb->len;
 
+	trace_ndp_send_pkt(&fl->laddr, &fl->raddr, nh, skb->len);
 	/*
 	 * A super-packet: its packets are what must fit the path MTU.  Its
 	 * checksums are complete, none left to a device (GSO wants
@@ -591,7 +592,7 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 		else
 			dst = ndp_dst_plain(sk, fl, mark);
 		if (IS_ERR(dst)) {
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			continue;	/* as if lost */
 		}
 		if (nh->type == NDP_PKT_DATA) {
@@ -669,7 +670,7 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 	/* No socket to cache a route in: one lookup, as TCP's RST. */
 	dst = ndp_route(net, NULL, fl, 0, fl->ifindex, &cookie);
 	if (IS_ERR(dst)) {
-		kfree_skb(skb);
+		kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 		return;
 	}
 	ndp_xmit_dst(net, NULL, fl, 0, dst, skb);

@@ -135,6 +135,7 @@ static bool ndp_path_usable(struct net *net, struct ndp_path *p)
 	if (time_before(jiffies, until))
 		return false;
 	if (cmpxchg(&p->excluded_until, until, 0) == until) {
+		trace_ndp_path_readmit(net, p);
 		ndp_path_sb_reset(p);
 		NDP_INC_STATS(net, NDP_MIB_PATHREADMITTED);
 		if (!p->flowlabel)
@@ -431,6 +432,7 @@ static void ndp_path_judge(struct net *net, struct list_head *head,
 unlock:
 	spin_unlock_bh(&nn->sb_lock);
 	if (excluded) {
+		trace_ndp_path_exclude(net, p);
 		NDP_INC_STATS(net, NDP_MIB_PATHEXCLUDED);
 		if (!p->flowlabel)
 			ndp_nl_path_event(net, p, NDP_CMD_PATH_CHANGED);

@@ -55,20 +55,23 @@ static struct inet_protosw ndpv6_protosw[] = {
 /* Receive handlers.                                                      */
 
 /*
- * Pull and check the fixed header.  On success the transport header is
- * set and the header checksum verified by the caller-supplied result.
+ * Pull and check the fixed header and its options.  On success the
+ * transport header is set; the caller verifies the header checksum.
+ * Returns why the packet is to be dropped, or 0.
  */
-static struct ndphdr *ndp_rcv_hdr(struct sk_buff *skb)
+static enum skb_drop_reason ndp_rcv_hdr(struct sk_buff *skb)
 {
 	struct ndphdr *nh;
 
 	if (!pskb_may_pull(skb, NDP_HDR_LEN))
-		return NULL;
+		return SKB_DROP_REASON_PKT_TOO_SMALL;
 	skb_reset_transport_header(skb);
 	nh = ndp_hdr(skb);
-	if (!ndp_hdr_is_sane(nh) || !pskb_may_pull(skb, nh->doff * 4))
-		return NULL;
-	return ndp_hdr(skb);
+	if (!ndp_hdr_is_sane(nh))
+		return SKB_DROP_REASON_INVALID_PROTO;
+	if (!pskb_may_pull(skb, nh->doff * 4))
+		return SKB_DROP_REASON_PKT_TOO_SMALL;
+	return SKB_NOT_DROPPED_YET;
 }
 
 static int ndp_v4_rcv(struct sk_buff *skb);
@@ -87,9 +90,9 @@ static int ndp_rcv_gso(struct sk_buff *skb, bool v4)
 	bool ok;
 
 	NDP_INC_STATS(net, NDP_MIB_INGSOPKTS);
-	nh = ndp_rcv_hdr(skb);
-	if (!nh)
+	if (ndp_rcv_hdr(skb))
 		goto bad;
+	nh = ndp_hdr(skb);
 	if (v4)
 		ok = ndp_v4_hdr_csum_ok(nh, ip_hdr(skb)->saddr,
 					ip_hdr(skb)->daddr, ndp_ipproto);
@@ -122,6 +125,7 @@ bad:
 static int ndp_v4_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
+	enum skb_drop_reason reason;
 	const struct iphdr *iph;
 	struct rtable *rt;
 	struct ndp_flow fl;
@@ -130,18 +134,21 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 	if (skb_is_gso(skb))
 		return ndp_rcv_gso(skb, true);
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
-	nh = ndp_rcv_hdr(skb);
-	if (!nh)
+	reason = ndp_rcv_hdr(skb);
+	if (reason)
 		goto bad;
+	nh = ndp_hdr(skb);
 	iph = ip_hdr(skb);
 	rt = skb_rtable(skb);
 	/* Unicast only, both ways: an answer must not reach a group. */
+	reason = SKB_DROP_REASON_IP_INADDRERRORS;
 	if ((rt && rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) ||
 	    ipv4_is_multicast(iph->saddr) || ipv4_is_lbcast(iph->saddr) ||
 	    ipv4_is_zeronet(iph->saddr))
 		goto bad;
 	if (!ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr, iph->protocol)) {
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
+		reason = SKB_DROP_REASON_SKB_CSUM;
 		goto bad;
 	}
 	memset(&fl, 0, sizeof(fl));
@@ -154,7 +161,7 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);
-	kfree_skb(skb);
+	kfree_skb_reason(skb, reason);
 	return 0;
 }
 
@@ -256,6 +263,7 @@ ignore:
 static int ndp_v6_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
+	enum skb_drop_reason reason;
 	const struct ipv6hdr *ip6h;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
@@ -263,16 +271,19 @@ static int ndp_v6_rcv(struct sk_buff *skb)
 	if (skb_is_gso(skb))
 		return ndp_rcv_gso(skb, false);
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
-	nh = ndp_rcv_hdr(skb);
-	if (!nh)
+	reason = ndp_rcv_hdr(skb);
+	if (reason)
 		goto bad;
+	nh = ndp_hdr(skb);
 	ip6h = ipv6_hdr(skb);
+	reason = SKB_DROP_REASON_IP_INADDRERRORS;
 	if (ipv6_addr_is_multicast(&ip6h->daddr) ||
 	    ipv6_addr_is_multicast(&ip6h->saddr) ||
 	    ipv6_addr_any(&ip6h->saddr))
 		goto bad;
 	if (!ndp_v6_hdr_csum_ok(nh, &ip6h->saddr, &ip6h->daddr, ndp_ipproto)) {
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
+		reason = SKB_DROP_REASON_SKB_CSUM;
 		goto bad;
 	}
 	memset(&fl, 0, sizeof(fl));
@@ -285,7 +296,7 @@ static int ndp_v6_rcv(struct sk_buff *skb)
 	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);
-	kfree_skb(skb);
+	kfree_skb_reason(skb, reason);
 	return 0;
 }
 

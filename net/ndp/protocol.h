@@ -743,4 +743,23 @@ void ndp_tw_add(struct sock *sk);
 bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 		const struct ndp_flow *fl);
 
+/*
+ * Freeing a received or queued packet: with a drop reason
+ * (Documentation/networking/ndp.rst, "Drop reasons"), or NDP_SKB_CONSUMED
+ * for one that was handled (consume_skb(), no drop is reported).
+ */
+#define NDP_SKB_CONSUMED	SKB_NOT_DROPPED_YET
+
+static inline void ndp_skb_free(struct sock *sk, struct sk_buff *skb,
+				enum skb_drop_reason reason)
+{
+	if (reason == NDP_SKB_CONSUMED)
+		consume_skb(skb);
+	else
+		ndp_compat_skb_drop(sk, skb, reason);
+}
+
+/* Tracepoints (include/trace/events/ndp.h, created in trace.c). */
+#include <trace/events/ndp.h>
+
 #endif /* _NDP_PROTOCOL_H */

@@ -209,6 +209,7 @@ static void ndp_pull_send(struct sock *sk, u32 ctr)
 		return;
 	ndp_hdr(skb)->pull = htonl(ctr);
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTPULLS);
+	trace_ndp_pull(sk, ctr, false);
 	__skb_queue_head_init(&xmitq);
 	__skb_queue_tail(&xmitq, skb);
 	ndp_xmit_queue(sk, &xmitq);

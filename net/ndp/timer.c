@@ -154,6 +154,7 @@ static void ndp_rto_fire(struct timer_list *t)
 	}
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
 	nsk->st_rtos++;
+	trace_ndp_rto(sk, nsk->snd_una, nsk->retries, nsk->rto_us);
 	n = ndp_resend_unacked(sk, &xmitq, READ_ONCE(nn->init_window),
 			       jiffies - rto);
 	if (n) {

@@ -120,6 +120,9 @@
 #include <net/ndp_compat.h>
 #include <uapi/linux/ndp_sched.h>
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/sch_ndp.h>
+
 static unsigned int ndp_sch_ipproto = IPPROTO_NDP;
 module_param_named(ipproto, ndp_sch_ipproto, uint, 0444);
 MODULE_PARM_DESC(ipproto, "IP protocol number taken as NDP (default 253, must match ndp.ko)");
@@ -690,6 +693,7 @@ static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
 	    skb_orphan_frags(skb, GFP_ATOMIC))
 		return false;
 
+	trace_sch_ndp_rts(sch, skb, nh, qdisc_pkt_len(skb), SCH_NDP_NOT_DROPPED);
 	/* Swapping addresses keeps both the IPv4 and the NDP checksum. */
 	if (ipv == 4) {
 		struct iphdr *iph = ip_hdr(skb);
@@ -749,8 +753,10 @@ static int ndp_sch_hdr_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 		q->stats.rts++;
 		return NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
 	}
+	trace_sch_ndp_drop(sch, skb, ndp_sch_hdr(skb), qdisc_pkt_len(skb), SCH_NDP_DROP_HDR_FULL);
 	q->stats.hdr_drops++;
-	return qdisc_drop(skb, sch, to_free);
+	return ndp_compat_qdisc_drop(skb, sch, to_free,
+				     SKB_DROP_REASON_QDISC_DROP);
 }
 
 /*
@@ -1217,10 +1223,14 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 	old_len = qdisc_pkt_len(victim);
 	if (unlikely(ndp_sch_trim(victim))) {
 		q->stats.trim_fail++;
+		trace_sch_ndp_drop(sch, victim, ndp_sch_hdr(victim), old_len,
+				   SCH_NDP_DROP_TRIM_FAIL);
 		q->stats.data_drops++;
-		ret = qdisc_drop(victim, sch, to_free);
+		ret = ndp_compat_qdisc_drop(victim, sch, to_free,
+					    SKB_DROP_REASON_QDISC_DROP);
 	} else {
 		new_len = qdisc_pkt_len(victim);
+		trace_sch_ndp_trim(sch, victim, ndp_sch_hdr(victim), old_len, SCH_NDP_NOT_DROPPED);
 		ret = ndp_sch_hdr_enqueue(sch, victim, to_free);
 		if (victim != skb && ret == NET_XMIT_SUCCESS)
 			*tree_len += old_len - new_len;
@@ -1272,7 +1282,9 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 
 	if (unlikely(skb_queue_len(&q->oq.skbs) >= READ_ONCE(q->olimit))) {
 		q->stats.other_drops++;
-		return qdisc_drop(skb, sch, to_free);
+		trace_sch_ndp_drop(sch, skb, NULL, qdisc_pkt_len(skb), SCH_NDP_DROP_OTHER_FULL);
+		return ndp_compat_qdisc_drop(skb, sch, to_free,
+					     SKB_DROP_REASON_QDISC_DROP);
 	}
 	ndp_sch_q_add(sch, &q->oq, skb);
 	return NET_XMIT_SUCCESS;
@@ -1729,6 +1741,7 @@ static void ndp_sch_shrink(struct Qdisc *sch, struct ndp_queue *nq, u32 max,
 		ndp_sch_q_unlink(sch, nq, skb);
 		*n += 1;
 		*len += qdisc_pkt_len(skb);
+		trace_sch_ndp_drop(sch, skb, NULL, qdisc_pkt_len(skb), SCH_NDP_DROP_SHRINK);
 		rtnl_qdisc_drop(skb, sch);
 	}
 }

@@ -25,6 +25,7 @@
  *              pull=N       ndphdr.pull (pull counter)
  *              psn=N        this packet's psn (the next ones follow it)
  *              badpcsum=1   DATA: a payload checksum that does not match
+ *              badhcsum=1   a header checksum that does not match
  *              path=N       ndphdr.path (path id)
  *              detours=N    ndphdr.detours (detours taken so far)
  *              frags=N      IPv4: send the packet as N IP fragments (the
@@ -278,6 +279,7 @@ struct ndp_spec {
 	uint8_t path, detours;
 	long long psn;
 	bool bad_pcsum;
+	bool bad_hcsum;
 	unsigned int frags;
 	unsigned int doff;	/* words of header actually built (>= 10) */
 	int doff_lie;		/* value for ndphdr.doff, -1: doff */
@@ -382,6 +384,8 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 			sp->detours = ndp_num(eq, 255, "detours");
 		else if (!strcmp(tok, "badpcsum"))
 			sp->bad_pcsum = ndp_num(eq, 1, "badpcsum");
+		else if (!strcmp(tok, "badhcsum"))
+			sp->bad_hcsum = ndp_num(eq, 1, "badhcsum");
 		else if (!strcmp(tok, "frags"))
 			sp->frags = ndp_num(eq, 64, "frags");
 		else if (!strcmp(tok, "doff"))
@@ -510,6 +514,8 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		sin6->sin6_addr = g->dst.v6;
 		sl = sizeof(*sin6);
 	}
+	if (sp->bad_hcsum)
+		nh->hcsum ^= htons(0x5a5a);
 
 	if (sp->frags > 1)
 		ndp_send_frags(g, pkt, total, sp->frags, (struct sockaddr *)&ss, sl);
