@@ -3,8 +3,9 @@
  * NDP: building and sending packets; the sender's side of the protocol.
  *
  * Send queue: sendmsg() cuts the byte stream into packets of at most mss
- * payload bytes (path MTU - IP header - NDP header; NDP does not rely on
- * GSO) and appends them to ndp_sock.sndq with consecutive psns; the queue
+ * payload bytes (path MTU - IP header - NDP header; runs of them may
+ * leave as one GSO super-packet, see ndp_gso_batch() and offload.c) and
+ * appends them to ndp_sock.sndq with consecutive psns; the queue
  * is an rbtree keyed by psn, so that ACK, NACK and RTS find their packet
  * without walking the window.  The
  * payload lives in page fragments; each transmission sends a private copy
