@@ -148,7 +148,7 @@ f=$tmp/trace.6
 has "$f" "sch_ndp_rts: the port returned headers (v6 addresses)" \
 	"sch_ndp_rts: dev=[0-9]+ handle=0x[0-9a-f]+ saddr=fd00:[12]::1 daddr=fd00:100::1 sport=[0-9]+ dport=($port1|$port2) type=1 flags=0x[0-9a-f]+ psn=[0-9]+"
 has "$f" "ndp_rts: a sender got its headers back" \
-	"ndp_rts: skaddr=[^ ]+ saddr=fd00:[12]::1 daddr=fd00:100::1 sport=[0-9]+ dport=($port1|$port2) psn=[0-9]+ path=0"
+	"ndp_rts: skaddr=[^ ]+ saddr=fd00:[12]::1 daddr=fd00:100::1 sport=[0-9]+ dport=($port1|$port2) psn=[0-9]+ path=[0-9]+"
 has "$f" "ndp_recv_pkt: the returned header, flags TRIMMED|RTS" \
 	"ndp_recv_pkt: saddr=fd00:100::1 daddr=fd00:[12]::1 sport=[0-9]+ dport=($port1|$port2) type=DATA flags=[A-Z|]*TRIMMED\|RTS"
 rts_agree()
