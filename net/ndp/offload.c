@@ -109,7 +109,18 @@ static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 	h = *ndp_hdr(skb);
 	if (!ndp_hdr_is_sane(&h) || h.type != NDP_PKT_DATA ||
 	    h.doff != NDP_HDR_WORDS || ndp_hdr_has(&h, NDP_F_TRIMMED) ||
-	    !mss || mss > U16_MAX || skb->len <= NDP_HDR_LEN + mss)
+	    !mss || mss >= GSO_BY_FRAGS || skb->len <= NDP_HDR_LEN + mss)
+		return ERR_PTR(-EINVAL);
+	/*
+	 * The first packet's header says how long each packet is: a
+	 * gso_size rewritten on the way (e.g. by a BPF program) would cut
+	 * the stream at other offsets than the psns it numbers, with fresh
+	 * payload checksums the receiver would trust.
+	 */
+	if (ntohs(h.paylen) != mss ||
+	    (skb_shinfo(skb)->gso_segs &&
+	     skb_shinfo(skb)->gso_segs !=
+	     DIV_ROUND_UP(skb->len - NDP_HDR_LEN, mss)))
 		return ERR_PTR(-EINVAL);
 
 	__skb_pull(skb, NDP_HDR_LEN);

@@ -56,7 +56,8 @@
  * tcp_sendmsg_locked() does: the packet's truesize grows by the bytes
  * copied, not by a page per packet.  Those pages are never written again
  * once a packet points into them, so transmissions may share them.
- * Process context, the socket owned.  On error the packet is to be freed.
+ * Process context, the socket owned.  On error the packet is to be freed
+ * and @from is back where it was (the caller may wait and copy again).
  */
 int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 			    struct iov_iter *from, u32 len)
@@ -65,6 +66,8 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 	__wsum csum = 0;
 	u32 off = 0;
 
+	int err;
+
 	sock_owned_by_me(sk);
 	while (off < len) {
 		int i = skb_shinfo(skb)->nr_frags;
@@ -72,16 +75,20 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 		bool merge;
 		u32 copy;
 
+		err = -ENOMEM;
 		if (!sk_page_frag_refill(sk, pfrag))
-			return -ENOMEM;
+			goto revert;
 		merge = skb_can_coalesce(skb, i, pfrag->page, pfrag->offset);
+		err = -EMSGSIZE;
 		if (!merge && i >= MAX_SKB_FRAGS)
-			return -EMSGSIZE;
+			goto revert;
 		copy = min_t(u32, len - off, pfrag->size - pfrag->offset);
+		/* On failure this reverts its own part of @from. */
+		err = -EFAULT;
 		if (!csum_and_copy_from_iter_full(page_address(pfrag->page) +
 						  pfrag->offset, copy, &part,
 						  from))
-			return -EFAULT;
+			goto revert;
 		csum = csum_block_add(csum, part, off);
 		if (merge) {
 			skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], copy);
@@ -98,6 +105,13 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 	}
 	NDP_SKB_CB(skb)->pcsum = csum_fold(csum);
 	return 0;
+
+revert:
+	/* The pieces already copied leave with the packet: a retry after a
+	 * wait for memory must copy them again, not skip them.
+	 */
+	iov_iter_revert(from, off);
+	return err;
 }
 
 u32 ndp_mss_for(struct sock *sk, u32 mtu)
@@ -508,7 +522,11 @@ static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 	struct sk_buff **tail, *skb;
 	u32 max_len, max_segs, n;
 
-	if ((dev->features & (NETIF_F_GSO | NETIF_F_SG)) !=
+	/* A device with remote checksum offload would take the super-packet
+	 * for one of its UDP tunnel frames (offload.c): none does today.
+	 */
+	if ((dev->features & (NETIF_F_GSO | NETIF_F_SG |
+			      NETIF_F_GSO_TUNNEL_REMCSUM)) !=
 	    (NETIF_F_GSO | NETIF_F_SG) || dst_xfrm(dst))
 		return;
 	if (!mss || h->flags & htons(NDP_F_GSO_TAIL | NDP_F_TRIMMED) ||
