@@ -227,7 +227,8 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 	struct ndp_pullq *pq = container_of(timer, struct ndp_pullq, timer);
 	u64 now = ktime_get_ns();
 	struct sock *held = NULL;	/* its PULL not sent yet, with a ref */
-	int issued = 0, skipped = 0;
+	LIST_HEAD(aside);		/* capped this run, still linked */
+	int issued = 0;
 	enum hrtimer_restart ret;
 	bool capped = false;
 	u32 held_ctr = 0, pass;
@@ -248,6 +249,8 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 		}
 		nsk = ndp_pullq_pick(pq);
 		if (!nsk) {
+			/* Only sockets whose room is spoken for are left. */
+			capped = !list_empty(&aside);
 			spin_unlock(&pq->lock);
 			break;
 		}
@@ -277,16 +280,17 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			nsk->pq_pass_n = 0;
 		}
 		if (nsk->pq_pass_n >= ndp_rcv_room_pkts(sk)) {
-			/* Its free receive room is spoken for: others' turn. */
-			list_move_tail(&nsk->pq_node,
-				       &pq->bands[ndp_pull_band(sk)]);
-			capped = ++skipped >= pq->active;
+			/*
+			 * Its free receive room is spoken for: set aside
+			 * until the end of this run, so that the next socket
+			 * (of its band or a lower one) gets the credit.  It
+			 * stays linked; ndp_pull_link() leaves it where it
+			 * is, and an unlink under pq->lock works from here.
+			 */
+			list_move_tail(&nsk->pq_node, &aside);
 			spin_unlock(&pq->lock);
-			if (capped)
-				break;
 			continue;
 		}
-		skipped = 0;
 		nsk->pq_pass_n++;
 		ctr = ndp_pullq_take(pq, nsk, now);
 		if (nsk->pull_pending) {
@@ -326,6 +330,13 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 	}
 
 	spin_lock(&pq->lock);
+	while (!list_empty(&aside)) {
+		struct ndp_sock *nsk = list_first_entry(&aside, struct ndp_sock,
+							pq_node);
+
+		list_move_tail(&nsk->pq_node,
+			       &pq->bands[ndp_pull_band((struct sock *)nsk)]);
+	}
 	if (pq->active && !pq->nn->dying) {
 		u64 next = pq->next_ns;
 
