@@ -18,12 +18,7 @@ xfer_setup
 ndp_lib_require_cmd tc ndp_pktgen
 ndp_lib_load_modules sch_ndp
 
-T=/sys/kernel/tracing
-if [ ! -d "$T/events" ]; then
-	mount -t tracefs nodev "$T" 2>/dev/null ||
-		mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
-	[ -d "$T/events" ] || T=/sys/kernel/debug/tracing
-fi
+T=$(ndp_lib_tracefs)
 [ -d "$T/events/skb/kfree_skb" ] || ndp_lib_skip_all "no tracefs or no skb:kfree_skb"
 grep -q reason "$T/events/skb/kfree_skb/format" ||
 	ndp_lib_skip_all "skb:kfree_skb has no reason field"

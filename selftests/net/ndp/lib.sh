@@ -254,6 +254,20 @@ ndp_lib_topo_switch()
 	done
 }
 
+# ndp_lib_tracefs: the tracefs directory (/sys/kernel/tracing, mounted if
+# need be, or debugfs's tracing/); the caller checks that events/ exists.
+ndp_lib_tracefs()
+{
+	local t=/sys/kernel/tracing
+
+	if [ ! -d "$t/events" ]; then
+		mount -t tracefs nodev "$t" 2>/dev/null ||
+			mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+		[ -d "$t/events" ] || t=/sys/kernel/debug/tracing
+	fi
+	echo "$t"
+}
+
 # ndp_lib_stat NS NAME: value of counter NAME in /proc/net/ndp_stat of NS.
 ndp_lib_stat()
 {

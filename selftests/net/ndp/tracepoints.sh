@@ -22,12 +22,7 @@ xfer_setup
 ndp_lib_require_cmd tc ndp_pktgen
 ndp_lib_load_modules sch_ndp
 
-T=/sys/kernel/tracing
-if [ ! -d "$T/events" ]; then
-	mount -t tracefs nodev "$T" 2>/dev/null ||
-		mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
-	[ -d "$T/events" ] || T=/sys/kernel/debug/tracing
-fi
+T=$(ndp_lib_tracefs)
 [ -d "$T/events" ] || ndp_lib_skip_all "no tracefs"
 [ -d "$T/events/ndp" ] || ndp_lib_skip_all "ndp.ko has no tracepoints"
 [ -d "$T/events/sch_ndp" ] || ndp_lib_skip_all "sch_ndp.ko has no tracepoints"
