@@ -4,14 +4,15 @@
 # errno and poll semantics of NDP sockets as tcp(7) has them, across a
 # veth link (the listener lives in the peer namespace): ECONNREFUSED,
 # EAGAIN then EPOLLOUT, EPOLLRDHUP, SO_RCVTIMEO/SO_SNDTIMEO, EADDRINUSE,
-# ENOTCONN, EPIPE/SIGPIPE, MSG_PEEK, MSG_WAITALL, getsockname/getpeername.
+# ENOTCONN, EPIPE/SIGPIPE, MSG_PEEK, MSG_WAITALL, getsockname/getpeername,
+# EFAULT on a buffer with an unmapped page (nothing lost).
 # Each line is one "ndp_xfer probe"; its own checks show on failure.
 #
 #   NDP_TEST_PROTO=tcp   same checks over TCP
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
-probes="refused eagain rdhup rcvtimeo sndtimeo addrinuse notconn epipe peek waitall names"
+probes="refused eagain rdhup rcvtimeo sndtimeo addrinuse notconn epipe peek waitall names efault"
 
 xfer_setup
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"

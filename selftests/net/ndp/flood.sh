@@ -19,7 +19,8 @@
 #   - kernel memory stays bounded: the NDP socket slabs (/proc/slabinfo)
 #     hold at most one object per connection the limits allow (plus a
 #     slab per CPU of slack), else Slab in /proc/meminfo grows by at most
-#     64 KiB per connection, peak measured during the flood (skipped
+#     64 KiB per connection, peak measured during the flood, plus the
+#     sockets waiting for an RCU grace period (skipped
 #     under KASAN, whose quarantine keeps freed objects);
 #   - after the flood every spoofed connection is gone within
 #     net.ndp.embryonic_timeout_ms (lowered to 2000) and the RTO give-up
@@ -63,10 +64,18 @@ ndp_lib_plan $([ "$kasan" != 0 ] && echo 8 || echo 10)
 d=$XFER_TMP/flood
 mkdir -p "$d"
 
-# ndp_mem: active objects of the NDP socket slabs ("objs N"), else the
-# Slab line of /proc/meminfo ("kb N").
+# ndp_objs: active objects of the NDP socket slabs, -1 without them.
+# SLUB counts every object of a slab held in a per-CPU (partial) list as
+# active, freed or not, and how many slabs a CPU holds depends on the
+# object size: shrinking the caches first flushes those lists, so the
+# count is the sockets really allocated.
 ndp_objs()
 {
+	local c
+
+	for c in /sys/kernel/slab/NDP /sys/kernel/slab/NDPv6; do
+		[ -w "$c/shrink" ] && echo 1 >"$c/shrink"
+	done 2>/dev/null
 	awk '$1 == "NDP" || $1 == "NDPv6" { n += $2; found = 1 }
 	     END { if (found) print n + 0; else print -1 }' /proc/slabinfo 2>/dev/null
 }
@@ -154,7 +163,11 @@ slack=${slack:-32}
 if [ "$kasan" != 0 ]; then
 	ndp_lib_info "KASAN: slab objects not bounded (peak $peak_o)"
 elif [ "$objs0" -ge 0 ]; then
-	ndp_lib_expect_le "NDP slab objects stay bounded" $((objs0 + allowed + slack)) "$peak_o"
+	# Closed sockets wait a grace period before they are freed
+	# (SOCK_RCU_FREE), and a loaded host stretches grace periods:
+	# a further 64 of them, twice what one second of this flood closes.
+	ndp_lib_expect_le "NDP slab objects stay bounded" \
+		$((objs0 + allowed + slack + 64)) "$peak_o"
 else
 	ndp_lib_expect_le "Slab growth stays bounded (kB)" $((allowed * 64)) $((peak_k - kb0))
 fi

@@ -60,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -1262,6 +1263,97 @@ out:
 	xfer_pair_close(&p);
 }
 
+/* Read exactly @len bytes from @fd into @buf within 20 s; returns the count. */
+static size_t xfer_read_n(int fd, uint8_t *buf, size_t len)
+{
+	size_t got = 0;
+	double t0 = now_s();
+	ssize_t r;
+
+	while (got < len && now_s() - t0 < 20) {
+		if (!xfer_wait(fd, POLLIN, 1000))
+			continue;
+		r = recv(fd, buf + got, len - got, MSG_DONTWAIT);
+		if (r > 0)
+			got += r;
+		else if (r == 0 || errno != EAGAIN)
+			break;
+	}
+	return got;
+}
+
+/*
+ * A user buffer that ends in an unmapped page, as TCP has it: send()
+ * returns at most the bytes before the fault, or fails with EFAULT having
+ * taken nothing, and what it took arrives intact and in order with what
+ * is sent next; a send() from an unmapped address fails with EFAULT; a
+ * recv() into an unmapped buffer fails with EFAULT and loses nothing.
+ */
+static void probe_efault(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	static uint8_t want[65536];
+	struct xfer_pair p;
+	struct xfer_gen g;
+	uint8_t *m = NULL;
+	size_t good, got, took;
+	ssize_t r;
+
+	if (!xfer_pair_open(&p)) {
+		ndp_test_fail("efault: connected pair");
+		goto out;
+	}
+	m = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || munmap(m + 3 * pg, pg)) {
+		ndp_test_fail("efault: mmap/munmap: %s", strerror(errno));
+		m = NULL;
+		goto out;
+	}
+	good = 3 * pg;
+	xfer_gen_init(&g, opt.seed, 0, 'f');
+	xfer_gen_fill(&g, m, good);
+	memcpy(want, m, good);
+
+	/* TCP fails the call when the fault is in the piece it copies
+	 * first (its first piece may be the whole buffer).
+	 */
+	r = send(p.c, m, 4 * pg, MSG_NOSIGNAL);
+	ndp_test_expect((r > 0 && (size_t)r <= good) || (r < 0 && errno == EFAULT),
+			"efault: send() across an unmapped page returns at most the bytes before it, or EFAULT (%zd of %zu, %s)",
+			r, good, r < 0 ? errname(errno) : "ok");
+	if ((r < 0 && errno != EFAULT) || r > (ssize_t)good)
+		goto out;
+	took = r > 0 ? r : 0;
+	r = send(p.c, m + 3 * pg, 100, MSG_NOSIGNAL);
+	ndp_test_expect(r < 0 && errno == EFAULT,
+			"efault: send() from an unmapped page fails with EFAULT (%zd %s)",
+			r, r < 0 ? errname(errno) : "");
+	memcpy(want + took, "tail", 4);
+	r = send(p.c, "tail", 4, MSG_NOSIGNAL);
+	printf("# send() across the fault took %zu bytes\n", took);
+	got = xfer_read_n(p.s, rxbuf, took + 4);
+	ndp_test_expect(r == 4 && got == took + 4 && !memcmp(rxbuf, want, got),
+			"efault: the receiver gets exactly the bytes send() took, then the next send (%zu of %zu)",
+			got, took + 4);
+
+	/* recv() into an unmapped page: EFAULT, the data stays queued. */
+	send(p.s, "0123456789", 10, MSG_NOSIGNAL);
+	xfer_wait(p.c, POLLIN, 10000);
+	r = recv(p.c, m + 3 * pg, 10, MSG_DONTWAIT);
+	ndp_test_expect(r < 0 && errno == EFAULT,
+			"efault: recv() into an unmapped page fails with EFAULT (%zd %s)",
+			r, r < 0 ? errname(errno) : "");
+	got = xfer_read_n(p.c, rxbuf, 10);
+	ndp_test_expect(got == 10 && !memcmp(rxbuf, "0123456789", 10),
+			"efault: and loses nothing: the next recv() gets all 10 bytes (%zu)",
+			got);
+out:
+	if (m)
+		munmap(m, 3 * pg);
+	xfer_pair_close(&p);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1277,6 +1369,7 @@ static const struct {
 	{ "peek",	probe_peek },
 	{ "waitall",	probe_waitall },
 	{ "names",	probe_names },
+	{ "efault",	probe_efault },
 };
 
 static int xfer_probe(const char *name)
