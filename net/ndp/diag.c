@@ -17,7 +17,16 @@
  * sock_diag_destroy(), which requires CAP_NET_ADMIN.
  *
  * Time-wait records are not sockets in NDP (timewait.c keeps a small
- * record per finished connection) and are not reported.
+ * record per finished connection), but an operator expects them where
+ * TCP shows its TIME-WAIT sockets: after the sockets, a dump whose state
+ * filter includes TCP_TIME_WAIT reports each live record in state
+ * TCP_TIME_WAIT with timer 3 ("timewait") and the time it has left, no
+ * queues, uid or inode, and no further attributes.  To run the request's
+ * bytecode on it and to fill the common part of the message, the record
+ * is dressed as a struct inet_timewait_sock on the stack: for a socket in
+ * that state inet_diag_msg_common_fill() and inet_diag_bc_sk() read only
+ * its sock_common and tw_mark.  Exact requests (dump_one, SOCK_DESTROY)
+ * find sockets only.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -25,17 +34,20 @@
 #include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <linux/sock_diag.h>
+#include <net/inet_timewait_sock.h>
 #include <net/netlink.h>
 #include <net/sock.h>
+#include <net/tcp_states.h>
 
 #include "protocol.h"
 
 #define NDP_DIAG_BATCH	16
+#define NDP_DIAG_TW_BATCH	8
 
 /* Where a dump stands: cb->args[] indices. */
 enum {
-	NDP_DIAG_ARG_TABLE,	/* 0: bind table, 1: connections, 2: done */
-	NDP_DIAG_ARG_POS,	/* table position of the current batch */
+	NDP_DIAG_ARG_TABLE,	/* 0: bind table, 1: connections, 2: time-wait */
+	NDP_DIAG_ARG_POS,	/* table position (time-wait: next record id) */
 	NDP_DIAG_ARG_SENT,	/* sockets of that batch already handled */
 };
 
@@ -143,6 +155,93 @@ static bool ndp_diag_selected(struct sock *sk,
 	return inet_diag_bc_sk(bc, sk);
 }
 
+/* The parts of a time-wait socket that inet_diag reads, from a record. */
+static void ndp_diag_tw_sock(struct inet_timewait_sock *tw,
+			     const struct ndp_tw_diag *d)
+{
+	memset(tw, 0, sizeof(*tw));
+	tw->tw_family = d->fl.family;
+	tw->tw_state = TCP_TIME_WAIT;
+	tw->tw_num = ntohs(d->fl.lport);
+	tw->tw_dport = d->fl.rport;
+	tw->tw_bound_dev_if = d->fl.ifindex;
+	atomic64_set(&tw->tw_cookie, d->cookie);
+	if (d->fl.family == AF_INET) {
+		tw->tw_rcv_saddr = d->fl.laddr.s6_addr32[3];
+		tw->tw_daddr = d->fl.raddr.s6_addr32[3];
+	} else {
+		tw->tw_v6_rcv_saddr = d->fl.laddr;
+		tw->tw_v6_daddr = d->fl.raddr;
+	}
+}
+
+static int ndp_diag_tw_fill(struct sock *sk, unsigned long expires,
+			    struct sk_buff *skb, struct netlink_callback *cb)
+{
+	long tmo = max_t(long, expires - jiffies, 0);
+	struct inet_diag_msg *r;
+	struct nlmsghdr *nlh;
+
+	nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			cb->nlh->nlmsg_type, sizeof(*r), NLM_F_MULTI);
+	if (!nlh)
+		return -EMSGSIZE;
+	r = nlmsg_data(nlh);
+	inet_diag_msg_common_fill(r, sk);
+	r->idiag_state = TCP_TIME_WAIT;
+	r->idiag_timer = 3;
+	r->idiag_retrans = 0;
+	r->idiag_expires = jiffies_delta_to_msecs(tmo);
+	r->idiag_rqueue = 0;
+	r->idiag_wqueue = 0;
+	r->idiag_uid = 0;
+	r->idiag_inode = 0;
+	nlmsg_end(skb, nlh);
+	return 0;
+}
+
+/*
+ * Time-wait records after the sockets; cb->args[NDP_DIAG_ARG_POS] is the
+ * id of the first record not yet reported.
+ */
+static void ndp_diag_dump_tw(struct sk_buff *skb, struct netlink_callback *cb,
+			     const struct inet_diag_req_v2 *r,
+			     const struct nlattr *bc, struct ndp_net *nn)
+{
+	struct ndp_tw_diag batch[NDP_DIAG_TW_BATCH];
+	struct inet_timewait_sock tw;
+	unsigned long pos;
+	int n, k;
+
+	if (!(r->idiag_states & TCPF_TIME_WAIT))
+		return;
+	do {
+		pos = cb->args[NDP_DIAG_ARG_POS];
+		n = ndp_tw_batch(nn, &pos, batch, ARRAY_SIZE(batch));
+		for (k = 0; k < n; k++) {
+			const struct ndp_tw_diag *d = &batch[k];
+
+			if (r->sdiag_family != AF_UNSPEC &&
+			    d->fl.family != r->sdiag_family)
+				continue;
+			if (r->id.idiag_sport && r->id.idiag_sport != d->fl.lport)
+				continue;
+			if (r->id.idiag_dport && r->id.idiag_dport != d->fl.rport)
+				continue;
+			ndp_diag_tw_sock(&tw, d);
+			if (!inet_diag_bc_sk(bc, (struct sock *)&tw))
+				continue;
+			if (ndp_diag_tw_fill((struct sock *)&tw, d->expires,
+					     skb, cb)) {
+				/* The skb is full: resume at this record. */
+				cb->args[NDP_DIAG_ARG_POS] = d->id;
+				return;
+			}
+		}
+		cb->args[NDP_DIAG_ARG_POS] = pos;
+	} while (n == ARRAY_SIZE(batch));
+}
+
 static void ndp_diag_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct inet_diag_req_v2 *r)
 {
@@ -182,6 +281,7 @@ static void ndp_diag_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			cb->args[NDP_DIAG_ARG_POS] = 0;
 		}
 	}
+	ndp_diag_dump_tw(skb, cb, r, bc, nn);
 }
 
 static bool ndp_diag_match(struct sock *sk, const struct inet_diag_req_v2 *req)

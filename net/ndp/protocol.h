@@ -120,6 +120,8 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @twr_ht: time-wait records by 4-tuple and nonce (RCU lookups).
  * @twr_list: time-wait records, oldest first.
  * @twr_count: number of time-wait records.
+ * @twr_next_id: id of the next record (ids grow along @twr_list; dumps
+ *	resume by id).
  * @twr_timer: reaps expired time-wait records.
  * @pullq_lock: protects @pullq_list.
  * @pullq_list: pull queues of this namespace, one per receiving device.
@@ -170,6 +172,7 @@ struct ndp_net {
 	struct rhashtable	twr_ht;
 	struct list_head	twr_list;
 	u32			twr_count;
+	unsigned long		twr_next_id;
 	struct timer_list	twr_timer;
 	spinlock_t		pullq_lock;	/* protects pullq_list */
 	struct list_head	pullq_list;
@@ -740,6 +743,23 @@ void ndp_embryonic_arm(struct sock *lsk, unsigned long born);
 int ndp_tw_net_init(struct ndp_net *nn);
 void ndp_tw_net_exit(struct ndp_net *nn);
 void ndp_tw_add(struct sock *sk);
+
+/**
+ * struct ndp_tw_diag - a time-wait record as a sock_diag dump reports it
+ * @fl: the connection's 4-tuple, nonce, family and interface.
+ * @cookie: the socket cookie the connection had (0 if none was made).
+ * @expires: jiffies at which the record ends.
+ * @id: the record's id (&ndp_net.twr_next_id), for resuming a dump.
+ */
+struct ndp_tw_diag {
+	struct ndp_flow	fl;
+	u64		cookie;
+	unsigned long	expires;
+	unsigned long	id;
+};
+
+int ndp_tw_batch(struct ndp_net *nn, unsigned long *pos,
+		 struct ndp_tw_diag *batch, int n);
 bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 		const struct ndp_flow *fl);
 

@@ -35,6 +35,12 @@
  * a replay can deliver their data at most once, and a flood of spoofed
  * first windows, whose connections end that way, cannot push the
  * records of real connections out.
+ *
+ * sock_diag dumps (diag.c) list the live records as TCP lists its
+ * time-wait sockets: ndp_tw_batch() copies a few at a time under the
+ * lock.  Records get increasing ids and are only ever added at the tail
+ * and freed from the head, so a dump resumes at the first id it has not
+ * reported, whatever was reaped in between.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -52,6 +58,8 @@ struct ndp_tw {
 	struct ndp_flow		fl;
 	u32			rcv_nxt;
 	unsigned long		expires;
+	unsigned long		id;
+	u64			cookie;
 };
 
 static u32 ndp_tw_obj_hashfn(const void *data, u32 len, u32 seed)
@@ -115,6 +123,8 @@ void ndp_tw_add(struct sock *sk)
 	tw->fl = nsk->flow;
 	tw->rcv_nxt = nsk->rcv_nxt;
 	tw->expires = jiffies + msecs_to_jiffies(ms);
+	/* As TCP's time-wait sockets, the record keeps the socket's cookie. */
+	tw->cookie = atomic64_read(&sk->sk_cookie);
 
 	spin_lock_bh(&nn->twr_lock);
 	if (nn->dying)
@@ -128,6 +138,7 @@ void ndp_tw_add(struct sock *sk)
 	if (rhashtable_lookup_insert_key(&nn->twr_ht, &tw->fl, &tw->hnode,
 					 ndp_tw_params))
 		goto drop;	/* a record of it exists, or no memory */
+	tw->id = nn->twr_next_id++;
 	list_add_tail(&tw->lnode, &nn->twr_list);
 	nn->twr_count++;
 	if (!timer_pending(&nn->twr_timer))
@@ -183,6 +194,37 @@ bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 		ndp_send_reply(net, fl, reply, psn, cum);
 	return true;
 }
+
+/*
+ * For dumps: copies of up to @n live records whose id is at least *@pos,
+ * oldest first; *@pos becomes the id after the last one copied.  Returns
+ * the number copied, fewer than @n once the list is exhausted.
+ */
+int ndp_tw_batch(struct ndp_net *nn, unsigned long *pos,
+		 struct ndp_tw_diag *batch, int n)
+{
+	struct ndp_tw *tw;
+	int got = 0;
+
+	spin_lock_bh(&nn->twr_lock);
+	list_for_each_entry(tw, &nn->twr_list, lnode) {
+		if (got == n)
+			break;
+		/* Ids grow along the list; an expired one awaits the reaper. */
+		if ((long)(tw->id - *pos) < 0 ||
+		    !time_before(jiffies, tw->expires))
+			continue;
+		batch[got].fl = tw->fl;
+		batch[got].cookie = tw->cookie;
+		batch[got].expires = tw->expires;
+		batch[got].id = tw->id;
+		*pos = tw->id + 1;
+		got++;
+	}
+	spin_unlock_bh(&nn->twr_lock);
+	return got;
+}
+EXPORT_SYMBOL_GPL(ndp_tw_batch);
 
 int ndp_tw_net_init(struct ndp_net *nn)
 {

@@ -459,6 +459,7 @@ static const char *ndpctl_state(unsigned int s)
 	/* TCP numbering (include/net/tcp_states.h). */
 	switch (s) {
 	case 1: return "ESTAB";
+	case 6: return "TIME-WAIT";
 	case 7: return "CLOSE";
 	case 10: return "LISTEN";
 	default: return "OTHER";
@@ -470,7 +471,8 @@ static const char *ndpctl_state(unsigned int s)
  * dump used to give.  sndq: payload bytes not yet acknowledged (SIOCOUTQ),
  * rcvq: bytes waiting to be read (SIOCINQ); for a listener, the accept
  * queue and its limit, as ss shows them.  The nonce is 0 without
- * CAP_NET_ADMIN.
+ * CAP_NET_ADMIN.  A time-wait record (not a socket: no queues, nonce or
+ * inode) shows the milliseconds it has left instead.
  */
 static int ndpctl_sock_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -496,6 +498,13 @@ static int ndpctl_sock_cb(const struct nlmsghdr *nlh, void *data)
 	if (!inet_ntop(r->idiag_family, r->id.idiag_src, s, sizeof(s)) ||
 	    !inet_ntop(r->idiag_family, r->id.idiag_dst, d, sizeof(d)))
 		return MNL_CB_OK;
+	if (r->idiag_state == 6) {
+		printf("TIME-WAIT %s%s%s:%u %s%s%s:%u expires %ums\n",
+		       v6 ? "[" : "", s, v6 ? "]" : "", ntohs(r->id.idiag_sport),
+		       v6 ? "[" : "", d, v6 ? "]" : "", ntohs(r->id.idiag_dport),
+		       r->idiag_expires);
+		return MNL_CB_OK;
+	}
 	printf("%-6s %s%s%s:%u %s%s%s:%u nonce 0x%08x sndq %u rcvq %u ino %u\n",
 	       ndpctl_state(r->idiag_state),
 	       v6 ? "[" : "", s, v6 ? "]" : "", ntohs(r->id.idiag_sport),

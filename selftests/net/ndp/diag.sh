@@ -8,7 +8,10 @@
 # errnos); SIOCINQ/FIONREAD/SIOCOUTQ/SIOCOUTQNSD against known queue
 # contents; the nonce hidden from unprivileged users; SOCK_DESTROY
 # (ss -K) resets the peer (ECONNRESET), aborts the local end
-# (ECONNABORTED) and needs CAP_NET_ADMIN.  Through a switch port that
+# (ECONNABORTED) and needs CAP_NET_ADMIN.  Time-wait records of closed
+# connections are listed as TCP's TIME-WAIT sockets (ports, timer,
+# state filter, bytecode filter; ss and ndpctl) and are gone once they
+# expire.  Through a switch port that
 # trims (sch_ndp limit 2 rate 10mbit: the first window overflows it even
 # on the slow debug guest), the NACK, trim and retransmission counters of
 # NDP_INFO move and equal each end's namespace counters.
@@ -16,9 +19,9 @@
 
 ndp_lib_require_cmd ndp_diag ndpctl setpriv
 ndp_lib_load_modules ndp
-ndp_lib_ns_new ns1 ns2 ns3 ns4 || ndp_lib_skip_all "cannot create a netns"
+ndp_lib_ns_new ns1 ns2 ns3 ns4 ns5 ns6 || ndp_lib_skip_all "cannot create a netns"
 
-ndp_lib_plan 63
+ndp_lib_plan 77
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -199,6 +202,91 @@ ip netns exec "$ns4" setpriv --reuid 65534 --regid 65534 --clear-groups \
 	ndp_diag xfer 4 20000 >"$tmp/xu" 2>&1
 ndp_lib_expect_eq "unprivileged NDP_INFO: works, nonce 0" "1 0 0" \
 	"$(v "$tmp/xu" data_ok) $(v "$tmp/xu" client.nonce) $(v "$tmp/xu" server.nonce)"
+
+# --- time-wait records ---------------------------------------------------------
+# waitn NS N ARGS...: wait (up to 60 s) until "ss -Hn --ndp ARGS" in NS
+# lists N lines; prints them.
+waitn()
+{
+	local ns=$1 n=$2 out
+
+	shift 2
+	for _ in $(seq 600); do
+		out=$(ip netns exec "$ns" ss -Hn --ndp "$@" 2>&1)
+		[ "$(printf '%s' "$out" | grep -c .)" = "$n" ] && break
+		sleep 0.1
+	done
+	printf '%s\n' "$out" | grep .
+}
+
+twn=(
+	"ss: a closed v4 connection leaves two TIME-WAIT records with its ports"
+	"ss: a closed v6 connection too"
+	"ss -o: timer:(timewait,...) with the time left"
+	"ss without -a: records not listed (state filter)"
+	"ss state established: records not listed"
+	"ss state time-wait and -4: the v4 records only"
+	"ss bytecode filter on a record (sport, dport)"
+	"ss exclude time-wait: none"
+	"ndpctl sockets: the v4 records with the time left"
+	"ndpctl sockets: four records, nothing else"
+	"ss in another namespace lists none of them"
+	"a short-lived record is listed"
+	"... and gone once it expired"
+	"ndpctl sockets: the expired record is gone too"
+)
+if [ -n "$have_ss" ]; then
+	# Records that outlive the test in ns5, short ones in ns6.
+	ip netns exec "$ns5" sysctl -qw net.ndp.time_wait_ms=600000
+	ip netns exec "$ns6" sysctl -qw net.ndp.time_wait_ms=5000
+	ip netns exec "$ns5" ndp_diag xfer 4 1000 >"$tmp/tw4" 2>&1
+	ip netns exec "$ns5" ndp_diag xfer 6 1000 >"$tmp/tw6" 2>&1
+	sp4=$(v "$tmp/tw4" server_port)
+	cp4=$(v "$tmp/tw4" client_port)
+	sp6=$(v "$tmp/tw6" server_port)
+	cp6=$(v "$tmp/tw6" client_port)
+	ndp_lib_info "v4 ports $sp4/$cp4, v6 ports $sp6/$cp6"
+	waitn "$ns5" 4 state time-wait >"$tmp/tw"
+	sed 's/^/# ss time-wait: /' "$tmp/tw"
+	tq() { awk '{ $1 = $1; print }' "$tmp/tw" | grep -cxF -e "$1" -e "$2"; }
+	ndp_lib_expect_eq "${twn[0]}" 2 \
+		"$(tq "TIME-WAIT 0 0 127.0.0.1:$sp4 127.0.0.1:$cp4" \
+		      "TIME-WAIT 0 0 127.0.0.1:$cp4 127.0.0.1:$sp4")"
+	ndp_lib_expect_eq "${twn[1]}" 2 \
+		"$(tq "TIME-WAIT 0 0 [::1]:$sp6 [::1]:$cp6" \
+		      "TIME-WAIT 0 0 [::1]:$cp6 [::1]:$sp6")"
+	N5() { ip netns exec "$ns5" "$@"; }
+	ndp_lib_expect_eq "${twn[2]}" 4 \
+		"$(N5 ss -Hnoa --ndp | grep -c 'timer:(timewait,[1-9][0-9a-z.]*,0)')"
+	ndp_lib_expect_eq "${twn[3]}" 0 "$(N5 ss -Hn --ndp | wc -l)"
+	ndp_lib_expect_eq "${twn[4]}" 0 "$(N5 ss -Hn --ndp state established | wc -l)"
+	ndp_lib_expect_eq "${twn[5]}" 2 \
+		"$(N5 ss -Hn4 --ndp state time-wait | grep -c "127.0.0.1:$sp4")"
+	ndp_lib_expect_eq "${twn[6]}" \
+		"TIME-WAIT 0 0 127.0.0.1:$cp4 127.0.0.1:$sp4" \
+		"$(N5 ss -Hna --ndp "sport = :$cp4 and dport = :$sp4" | awk '{ $1 = $1; print }')"
+	ndp_lib_expect_eq "${twn[7]}" 0 "$(N5 ss -Hn --ndp exclude time-wait | wc -l)"
+	N5 ndpctl sockets >"$tmp/twctl" 2>&1
+	sed 's/^/# ndpctl: /' "$tmp/twctl"
+	ndp_lib_check "${twn[8]}" bash -c \
+		"grep -qE '^TIME-WAIT 127\.0\.0\.1:$sp4 127\.0\.0\.1:$cp4 expires [1-9][0-9]*ms$' $tmp/twctl &&
+		 grep -qE '^TIME-WAIT 127\.0\.0\.1:$cp4 127\.0\.0\.1:$sp4 expires [1-9][0-9]*ms$' $tmp/twctl"
+	ndp_lib_expect_eq "${twn[9]}" "4 4" \
+		"$(wc -l <"$tmp/twctl") $(grep -c '^TIME-WAIT ' "$tmp/twctl")"
+	ndp_lib_expect_eq "${twn[10]}" 0 \
+		"$(ip netns exec "$ns4" ss -Hn --ndp state time-wait | wc -l)"
+	# A record lives 5 s in ns6: listed right after the close, then gone.
+	ip netns exec "$ns6" ndp_diag xfer 4 1000 >"$tmp/tws" 2>&1
+	sps=$(v "$tmp/tws" server_port)
+	ndp_lib_expect_eq "${twn[11]}" 1 \
+		"$(waitn "$ns6" 2 state time-wait | grep -c "127.0.0.1:$sps ")"
+	ndp_lib_expect_eq "${twn[12]}" 0 "$(waitn "$ns6" 0 -a | wc -l)"
+	ndp_lib_expect_eq "${twn[13]}" 0 "$(ip netns exec "$ns6" ndpctl sockets | wc -l)"
+else
+	for t in "${twn[@]}"; do
+		ndp_lib_skip "$t" "no ss with --ndp (tools/iproute2)"
+	done
+fi
 
 # --- NACKs under a trimming switch port ----------------------------------------
 trimq="limit 2 rate 10mbit"

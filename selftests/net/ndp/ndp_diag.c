@@ -9,7 +9,8 @@
  *	bytes, and prints key=value lines: the checks' results, every
  *	ndp_info field of both ends ("client.<field>", "server.<field>")
  *	and /proc/net/ndp_stat ("stat.<Name>"), read while the connection
- *	is quiet so that counters of both can be compared.
+ *	is quiet so that counters of both can be compared, and the ports
+ *	("server_port", "client_port"); then closes both ends.
  *
  *   ndp_diag xfer 4|6 BYTES ADDR NETNS
  *	the same transfer from a client in network namespace NETNS (a
@@ -377,6 +378,8 @@ read_all:
 			break;
 	}
 	printf("quiet=%d\n", i < 200);
+	printf("server_port=%d\nclient_port=%d\n", get_port(lfd),
+	       get_port(cfd));
 	print_info("client", &ci);
 	print_info("server", &si);
 	print_stat("stat", st1);
