@@ -2,82 +2,26 @@
 /*
  * q_ndp.c: iproute2 tc plugin for sch_ndp, the NDP switch-port qdisc.
  *
- * tc looks up "ndp" as TC_LIB_DIR/q_ndp.so and the symbol ndp_qdisc_util.
- * iproute2 does not install its internal headers, so the few types and
- * helpers used here are declared below; tc is linked with -export-dynamic,
- * which makes its helpers visible to plugins.  The declarations match
- * iproute2 6.1 (tc/tc_util.h, include/json_print.h, include/libnetlink.h,
- * include/utils.h).
+ * tc looks up "ndp" as TC_LIB_DIR/q_ndp.so and the symbol ndp_qdisc_util;
+ * tc is linked with -export-dynamic, which makes its helpers visible to
+ * plugins.  iproute2 does not install its internal headers: the Makefile
+ * builds against the ones of Debian's iproute2 source package (fetched
+ * by tools/install-deps), after checking that it is the release of the
+ * installed tc, whose struct qdisc_util and helpers the plugin must match.
  */
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <linux/types.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-#include <linux/pkt_sched.h>
 #include <linux/ndp_sched.h>
 
-/* --- iproute2 declarations ---------------------------------------------- */
+#include "utils.h"
+#include "tc_util.h"
 
-struct qdisc_util {
-	struct qdisc_util *next;
-	const char *id;
-	int (*parse_qopt)(struct qdisc_util *qu, int argc, char **argv,
-			  struct nlmsghdr *n, const char *dev);
-	int (*print_qopt)(struct qdisc_util *qu, FILE *f, struct rtattr *opt);
-	int (*print_xstats)(struct qdisc_util *qu, FILE *f,
-			    struct rtattr *xstats);
-	int (*parse_copt)(struct qdisc_util *qu, int argc, char **argv,
-			  struct nlmsghdr *n, const char *dev);
-	int (*print_copt)(struct qdisc_util *qu, FILE *f, struct rtattr *opt);
-	/* Later iproute2 versions append members: keep them NULL. */
-	void *ndp_reserved[4];
-};
-
-enum output_type {
-	PRINT_FP = 1,
-	PRINT_JSON = 2,
-	PRINT_ANY = 4,
-};
-
-#define NDP_COLOR_NONE	0
-
-int get_u32(__u32 *val, const char *arg, int base);
-int get_rate64(__u64 *rate, const char *str);
-int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
-int addattr32(struct nlmsghdr *n, int maxlen, int type, __u32 data);
-int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data,
-	      int alen);
-struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
-int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
-int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,
-		       int len, unsigned short flags);
-int print_color_uint(enum output_type t, int color, const char *key,
-		     const char *fmt, unsigned int value);
-int print_color_u64(enum output_type t, int color, const char *key,
-		    const char *fmt, uint64_t value);
-int print_color_string(enum output_type t, int color, const char *key,
-		       const char *fmt, const char *value);
-void tc_print_rate(enum output_type t, const char *key, const char *fmt,
-		   unsigned long long rate);
-
-static void ndp_print_uint(const char *key, const char *fmt, unsigned int v)
-{
-	print_color_uint(PRINT_ANY, NDP_COLOR_NONE, key, fmt, v);
-}
-
-static void ndp_print_u64(const char *key, const char *fmt, uint64_t v)
-{
-	print_color_u64(PRINT_ANY, NDP_COLOR_NONE, key, fmt, v);
-}
-
-static void ndp_print_string(const char *key, const char *fmt, const char *v)
-{
-	print_color_string(PRINT_ANY, NDP_COLOR_NONE, key, fmt, v);
-}
+/*
+ * The iproute2 release of the headers, for tools/vm/ndp-vm to compare
+ * with the tc it puts in the VM image.
+ */
+const char *const ndp_iproute2_version = "q_ndp built against iproute2-"
+					 NDP_IPROUTE2_VERSION;
 
 /* --- parsing ------------------------------------------------------------ */
 
@@ -243,69 +187,70 @@ static int ndp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	parse_rtattr_flags(tb, TCA_NDP_MAX, RTA_DATA(opt), RTA_PAYLOAD(opt),
 			   NLA_F_NESTED);
 
-#define NDP_U32(a)	(*(__u32 *)RTA_DATA(tb[a]))
-#define NDP_U8(a)	(*(__u8 *)RTA_DATA(tb[a]))
 	if (tb[TCA_NDP_MODE] && RTA_PAYLOAD(tb[TCA_NDP_MODE]) >= 1)
-		ndp_print_string("mode", "mode %s ",
-				 NDP_U8(TCA_NDP_MODE) == TC_NDP_MODE_PFABRIC ?
-				 "pfabric" : "ndp");
+		print_string(PRINT_ANY, "mode", "mode %s ",
+			     rta_getattr_u8(tb[TCA_NDP_MODE]) ==
+			     TC_NDP_MODE_PFABRIC ? "pfabric" : "ndp");
 	if (tb[TCA_NDP_LIMIT] && RTA_PAYLOAD(tb[TCA_NDP_LIMIT]) >= 4)
-		ndp_print_uint("limit", "limit %up ", NDP_U32(TCA_NDP_LIMIT));
+		print_uint(PRINT_ANY, "limit", "limit %up ",
+			   rta_getattr_u32(tb[TCA_NDP_LIMIT]));
 	if (tb[TCA_NDP_HLIMIT] && RTA_PAYLOAD(tb[TCA_NDP_HLIMIT]) >= 4)
-		ndp_print_uint("hlimit", "hlimit %up ",
-			       NDP_U32(TCA_NDP_HLIMIT));
+		print_uint(PRINT_ANY, "hlimit", "hlimit %up ",
+			   rta_getattr_u32(tb[TCA_NDP_HLIMIT]));
 	if (tb[TCA_NDP_OLIMIT] && RTA_PAYLOAD(tb[TCA_NDP_OLIMIT]) >= 4)
-		ndp_print_uint("olimit", "olimit %up ",
-			       NDP_U32(TCA_NDP_OLIMIT));
+		print_uint(PRINT_ANY, "olimit", "olimit %up ",
+			   rta_getattr_u32(tb[TCA_NDP_OLIMIT]));
 	if (tb[TCA_NDP_WRR] && RTA_PAYLOAD(tb[TCA_NDP_WRR]) >= 4)
-		ndp_print_uint("wrr", "wrr %u ", NDP_U32(TCA_NDP_WRR));
+		print_uint(PRINT_ANY, "wrr", "wrr %u ",
+			   rta_getattr_u32(tb[TCA_NDP_WRR]));
 	if (tb[TCA_NDP_RATE] && RTA_PAYLOAD(tb[TCA_NDP_RATE]) >= 8) {
 		memcpy(&rate, RTA_DATA(tb[TCA_NDP_RATE]), sizeof(rate));
 		if (rate)
 			tc_print_rate(PRINT_ANY, "rate", "rate %s ", rate);
 		else
-			ndp_print_string("rate", "rate %s ", "unlimited");
+			print_string(PRINT_ANY, "rate", "rate %s ",
+				     "unlimited");
 	}
 	if (tb[TCA_NDP_RTS] && RTA_PAYLOAD(tb[TCA_NDP_RTS]) >= 1)
-		ndp_print_string("rts", "rts %s ",
-				 NDP_U8(TCA_NDP_RTS) ? "on" : "off");
+		print_string(PRINT_ANY, "rts", "rts %s ",
+			     rta_getattr_u8(tb[TCA_NDP_RTS]) ? "on" : "off");
 	if (tb[TCA_NDP_TRIM_PROB] && RTA_PAYLOAD(tb[TCA_NDP_TRIM_PROB]) >= 4)
-		ndp_print_uint("trim_prob", "trim-prob %u%% ",
-			       NDP_U32(TCA_NDP_TRIM_PROB));
+		print_uint(PRINT_ANY, "trim_prob", "trim-prob %u%% ",
+			   rta_getattr_u32(tb[TCA_NDP_TRIM_PROB]));
 	if (tb[TCA_NDP_QUANTUM] && RTA_PAYLOAD(tb[TCA_NDP_QUANTUM]) >= 4)
-		ndp_print_uint("quantum", "quantum %u ",
-			       NDP_U32(TCA_NDP_QUANTUM));
+		print_uint(PRINT_ANY, "quantum", "quantum %u ",
+			   rta_getattr_u32(tb[TCA_NDP_QUANTUM]));
 	if (tb[TCA_NDP_IPPROTO] && RTA_PAYLOAD(tb[TCA_NDP_IPPROTO]) >= 1)
-		ndp_print_uint("ipproto", "ipproto %u ",
-			       NDP_U8(TCA_NDP_IPPROTO));
+		print_uint(PRINT_ANY, "ipproto", "ipproto %u ",
+			   rta_getattr_u8(tb[TCA_NDP_IPPROTO]));
 	if (tb[TCA_NDP_GROUP] && RTA_PAYLOAD(tb[TCA_NDP_GROUP]) >= 4 &&
-	    NDP_U32(TCA_NDP_GROUP)) {
-		ndp_print_uint("group", "group %u ", NDP_U32(TCA_NDP_GROUP));
+	    rta_getattr_u32(tb[TCA_NDP_GROUP])) {
+		print_uint(PRINT_ANY, "group", "group %u ",
+			   rta_getattr_u32(tb[TCA_NDP_GROUP]));
 		if (tb[TCA_NDP_HOSTPORT] &&
 		    RTA_PAYLOAD(tb[TCA_NDP_HOSTPORT]) >= 1)
-			ndp_print_string("hostport", "hostport %s ",
-					 NDP_U8(TCA_NDP_HOSTPORT) ? "on" : "off");
+			print_string(PRINT_ANY, "hostport", "hostport %s ",
+				     rta_getattr_u8(tb[TCA_NDP_HOSTPORT]) ? "on" : "off");
 		if (tb[TCA_NDP_DETOUR] && RTA_PAYLOAD(tb[TCA_NDP_DETOUR]) >= 1)
-			ndp_print_string("detour", "detour %s ",
-					 NDP_U8(TCA_NDP_DETOUR) ? "on" : "off");
+			print_string(PRINT_ANY, "detour", "detour %s ",
+				     rta_getattr_u8(tb[TCA_NDP_DETOUR]) ? "on" : "off");
 		if (tb[TCA_NDP_OPF_THRESH] &&
 		    RTA_PAYLOAD(tb[TCA_NDP_OPF_THRESH]) >= 4)
-			ndp_print_uint("opf_thresh", "opf-thresh %up ",
-				       NDP_U32(TCA_NDP_OPF_THRESH));
+			print_uint(PRINT_ANY, "opf_thresh", "opf-thresh %up ",
+				   rta_getattr_u32(tb[TCA_NDP_OPF_THRESH]));
 		if (tb[TCA_NDP_DCC_THRESH] &&
 		    RTA_PAYLOAD(tb[TCA_NDP_DCC_THRESH]) >= 4)
-			ndp_print_uint("dcc_thresh", "dcc-thresh %u ",
-				       NDP_U32(TCA_NDP_DCC_THRESH));
+			print_uint(PRINT_ANY, "dcc_thresh", "dcc-thresh %u ",
+				   rta_getattr_u32(tb[TCA_NDP_DCC_THRESH]));
 		if (tb[TCA_NDP_DEFLECT] && RTA_PAYLOAD(tb[TCA_NDP_DEFLECT]) >= 1)
-			ndp_print_string("deflect", "deflect %s ",
-					 NDP_U8(TCA_NDP_DEFLECT) ? "on" : "off");
+			print_string(PRINT_ANY, "deflect", "deflect %s ",
+				     rta_getattr_u8(tb[TCA_NDP_DEFLECT]) ? "on" : "off");
 		if (tb[TCA_NDP_DEFLECT_THRESH] &&
 		    RTA_PAYLOAD(tb[TCA_NDP_DEFLECT_THRESH]) >= 4)
-			ndp_print_uint("deflect_thresh", "deflect-thresh %up ",
-				       NDP_U32(TCA_NDP_DEFLECT_THRESH));
+			print_uint(PRINT_ANY, "deflect_thresh",
+				   "deflect-thresh %up ",
+				   rta_getattr_u32(tb[TCA_NDP_DEFLECT_THRESH]));
 	}
-#undef NDP_U32
-#undef NDP_U8
 	return 0;
 }
 
@@ -324,39 +269,45 @@ static int ndp_print_xstats(struct qdisc_util *qu, FILE *f,
 		len = sizeof(st);
 	memcpy(&st, RTA_DATA(xstats), len);
 
-	ndp_print_u64("trim_arrival", "  trimmed arrival %llu",
-		      st.trim_arrival);
-	ndp_print_u64("trim_tail", " tail %llu", st.trim_tail);
-	ndp_print_u64("trim_fail", " failed %llu", st.trim_fail);
-	ndp_print_u64("pfabric_evict", " pfabric_evict %llu",
-		      st.pfabric_evict);
-	ndp_print_u64("rts", "\n  rts %llu", st.rts);
-	ndp_print_u64("hdr_drops", " hdr_drops %llu", st.hdr_drops);
-	ndp_print_u64("data_drops", " data_drops %llu", st.data_drops);
-	ndp_print_u64("other_drops", " other_drops %llu", st.other_drops);
-	ndp_print_u64("throttled", " throttled %llu", st.throttled);
-	ndp_print_uint("hdr_qlen", "\n  hdr: qlen %u", st.hdr_qlen);
-	ndp_print_uint("hdr_backlog", " backlog %ub", st.hdr_backlog);
-	ndp_print_u64("hdr_pkts", " sent %llu pkts", st.hdr_pkts);
-	ndp_print_u64("hdr_bytes", " %llu bytes", st.hdr_bytes);
-	ndp_print_uint("data_qlen", "\n  data: qlen %u", st.data_qlen);
-	ndp_print_uint("data_backlog", " backlog %ub", st.data_backlog);
-	ndp_print_u64("data_pkts", " sent %llu pkts", st.data_pkts);
-	ndp_print_u64("data_bytes", " %llu bytes", st.data_bytes);
-	ndp_print_uint("other_qlen", "\n  other: qlen %u", st.other_qlen);
-	ndp_print_uint("other_backlog", " backlog %ub", st.other_backlog);
-	ndp_print_u64("other_pkts", " sent %llu pkts", st.other_pkts);
-	ndp_print_u64("other_bytes", " %llu bytes", st.other_bytes);
-	ndp_print_u64("detour_out", "\n  detour: out %llu", st.detour_out);
-	ndp_print_u64("detour_nosib", " no_sibling %llu", st.detour_nosib);
-	ndp_print_u64("detour_fail", " failed %llu", st.detour_fail);
-	ndp_print_u64("detour_in", " in %llu", st.detour_in);
-	ndp_print_u64("deflect_out", "\n  deflect: out %llu", st.deflect_out);
-	ndp_print_u64("deflect_new", " new %llu", st.deflect_new);
-	ndp_print_u64("deflect_free", " freed %llu", st.deflect_free);
-	ndp_print_u64("deflect_full", " full %llu", st.deflect_full);
-	ndp_print_u64("gso_split", "\n  gso: split %llu", st.gso_split);
-	ndp_print_u64("gso_segs", " segments %llu", st.gso_segs);
+	print_u64(PRINT_ANY, "trim_arrival", "  trimmed arrival %llu",
+		  st.trim_arrival);
+	print_u64(PRINT_ANY, "trim_tail", " tail %llu", st.trim_tail);
+	print_u64(PRINT_ANY, "trim_fail", " failed %llu", st.trim_fail);
+	print_u64(PRINT_ANY, "pfabric_evict", " pfabric_evict %llu",
+		  st.pfabric_evict);
+	print_u64(PRINT_ANY, "rts", "\n  rts %llu", st.rts);
+	print_u64(PRINT_ANY, "hdr_drops", " hdr_drops %llu", st.hdr_drops);
+	print_u64(PRINT_ANY, "data_drops", " data_drops %llu", st.data_drops);
+	print_u64(PRINT_ANY, "other_drops", " other_drops %llu",
+		  st.other_drops);
+	print_u64(PRINT_ANY, "throttled", " throttled %llu", st.throttled);
+	print_uint(PRINT_ANY, "hdr_qlen", "\n  hdr: qlen %u", st.hdr_qlen);
+	print_uint(PRINT_ANY, "hdr_backlog", " backlog %ub", st.hdr_backlog);
+	print_u64(PRINT_ANY, "hdr_pkts", " sent %llu pkts", st.hdr_pkts);
+	print_u64(PRINT_ANY, "hdr_bytes", " %llu bytes", st.hdr_bytes);
+	print_uint(PRINT_ANY, "data_qlen", "\n  data: qlen %u", st.data_qlen);
+	print_uint(PRINT_ANY, "data_backlog", " backlog %ub", st.data_backlog);
+	print_u64(PRINT_ANY, "data_pkts", " sent %llu pkts", st.data_pkts);
+	print_u64(PRINT_ANY, "data_bytes", " %llu bytes", st.data_bytes);
+	print_uint(PRINT_ANY, "other_qlen", "\n  other: qlen %u",
+		   st.other_qlen);
+	print_uint(PRINT_ANY, "other_backlog", " backlog %ub",
+		   st.other_backlog);
+	print_u64(PRINT_ANY, "other_pkts", " sent %llu pkts", st.other_pkts);
+	print_u64(PRINT_ANY, "other_bytes", " %llu bytes", st.other_bytes);
+	print_u64(PRINT_ANY, "detour_out", "\n  detour: out %llu",
+		  st.detour_out);
+	print_u64(PRINT_ANY, "detour_nosib", " no_sibling %llu",
+		  st.detour_nosib);
+	print_u64(PRINT_ANY, "detour_fail", " failed %llu", st.detour_fail);
+	print_u64(PRINT_ANY, "detour_in", " in %llu", st.detour_in);
+	print_u64(PRINT_ANY, "deflect_out", "\n  deflect: out %llu",
+		  st.deflect_out);
+	print_u64(PRINT_ANY, "deflect_new", " new %llu", st.deflect_new);
+	print_u64(PRINT_ANY, "deflect_free", " freed %llu", st.deflect_free);
+	print_u64(PRINT_ANY, "deflect_full", " full %llu", st.deflect_full);
+	print_u64(PRINT_ANY, "gso_split", "\n  gso: split %llu", st.gso_split);
+	print_u64(PRINT_ANY, "gso_segs", " segments %llu", st.gso_segs);
 	return 0;
 }
 
