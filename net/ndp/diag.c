@@ -33,6 +33,7 @@
 
 #include <linux/inet_diag.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/sock_diag.h>
 #include <net/inet_timewait_sock.h>
 #include <net/netlink.h>
@@ -42,7 +43,9 @@
 #include "protocol.h"
 
 #define NDP_DIAG_BATCH	16
-#define NDP_DIAG_TW_BATCH	8
+/* Time-wait records copied per walk: at least, at most. */
+#define NDP_DIAG_TW_BATCH	4
+#define NDP_DIAG_TW_MAX		512
 
 /* Where a dump stands: cb->args[] indices. */
 enum {
@@ -202,22 +205,32 @@ static int ndp_diag_tw_fill(struct sock *sk, unsigned long expires,
 
 /*
  * Time-wait records after the sockets; cb->args[NDP_DIAG_ARG_POS] is the
- * id of the first record not yet reported.
+ * id of the first record not yet reported.  ndp_tw_batch() walks the
+ * record list from its head, so each call copies as many records as the
+ * skb can take: one walk per netlink buffer, not one per few records.
  */
 static void ndp_diag_dump_tw(struct sk_buff *skb, struct netlink_callback *cb,
 			     const struct inet_diag_req_v2 *r,
 			     const struct nlattr *bc, struct ndp_net *nn)
 {
-	struct ndp_tw_diag batch[NDP_DIAG_TW_BATCH];
+	size_t msg = nlmsg_total_size(sizeof(struct inet_diag_msg));
+	struct ndp_tw_diag small[NDP_DIAG_TW_BATCH], *batch;
 	struct inet_timewait_sock tw;
 	unsigned long pos;
-	int n, k;
+	int max, n, k;
 
 	if (!(r->idiag_states & TCPF_TIME_WAIT))
 		return;
+	max = clamp_t(int, skb_tailroom(skb) / msg + 1, NDP_DIAG_TW_BATCH,
+		      NDP_DIAG_TW_MAX);
+	batch = kmalloc_array(max, sizeof(*batch), GFP_KERNEL);
+	if (!batch) {
+		batch = small;
+		max = ARRAY_SIZE(small);
+	}
 	do {
 		pos = cb->args[NDP_DIAG_ARG_POS];
-		n = ndp_tw_batch(nn, &pos, batch, ARRAY_SIZE(batch));
+		n = ndp_tw_batch(nn, &pos, batch, max);
 		for (k = 0; k < n; k++) {
 			const struct ndp_tw_diag *d = &batch[k];
 
@@ -235,11 +248,14 @@ static void ndp_diag_dump_tw(struct sk_buff *skb, struct netlink_callback *cb,
 					     skb, cb)) {
 				/* The skb is full: resume at this record. */
 				cb->args[NDP_DIAG_ARG_POS] = d->id;
-				return;
+				goto out;
 			}
 		}
 		cb->args[NDP_DIAG_ARG_POS] = pos;
-	} while (n == ARRAY_SIZE(batch));
+	} while (n == max);
+out:
+	if (batch != small)
+		kfree(batch);
 }
 
 static void ndp_diag_dump(struct sk_buff *skb, struct netlink_callback *cb,
