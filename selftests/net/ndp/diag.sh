@@ -10,18 +10,18 @@
 # (ss -K) resets the peer (ECONNRESET), aborts the local end
 # (ECONNABORTED) and needs CAP_NET_ADMIN.  Time-wait records of closed
 # connections are listed as TCP's TIME-WAIT sockets (ports, timer,
-# state filter, bytecode filter; ss and ndpctl) and are gone once they
-# expire.  Through a switch port that
+# state filter, bytecode filter; ss and ndpctl), are gone once they
+# expire, and a dump of 600 (several netlink buffers) lists each once.  Through a switch port that
 # trims (sch_ndp limit 2 rate 10mbit: the first window overflows it even
 # on the slow debug guest), the NACK, trim and retransmission counters of
 # NDP_INFO move and equal each end's namespace counters.
 . "$(dirname "$0")/lib.sh"
 
-ndp_lib_require_cmd ndp_diag ndpctl setpriv
+ndp_lib_require_cmd ndp_diag ndp_scale ndpctl setpriv
 ndp_lib_load_modules ndp
-ndp_lib_ns_new ns1 ns2 ns3 ns4 ns5 ns6 || ndp_lib_skip_all "cannot create a netns"
+ndp_lib_ns_new ns1 ns2 ns3 ns4 ns5 ns6 ns7 || ndp_lib_skip_all "cannot create a netns"
 
-ndp_lib_plan 77
+ndp_lib_plan 79
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -235,6 +235,8 @@ twn=(
 	"a short-lived record is listed"
 	"... and gone once it expired"
 	"ndpctl sockets: the expired record is gone too"
+	"600 records (dump over several buffers): each listed once"
+	"... both ends of each of the 300 connections"
 )
 if [ -n "$have_ss" ]; then
 	# Records that outlive the test in ns5, short ones in ns6.  With a
@@ -286,6 +288,25 @@ if [ -n "$have_ss" ]; then
 		"$(waitn "$ns6" 2 state time-wait | grep -c "127.0.0.1:$sps ")"
 	ndp_lib_expect_eq "${twn[12]}" 0 "$(waitn "$ns6" 0 -a | wc -l)"
 	ndp_lib_expect_eq "${twn[13]}" 0 "$(ip netns exec "$ns6" ndpctl sockets | wc -l)"
+	# More records than one netlink buffer holds (~370): the dump resumes
+	# by record id.  300 connections closed at both ends: 600 records.
+	ip netns exec "$ns7" sysctl -qw net.ndp.time_wait_ms=600000
+	ip netns exec "$ns7" ndp_scale server -P 7100 -b 127.0.0.1 2>"$tmp/scs" &
+	scs=$!
+	for _ in $(seq 300); do
+		grep -q listening "$tmp/scs" && break
+		sleep 0.1
+	done
+	ip netns exec "$ns7" ndp_scale client -P 7100 -H 127.0.0.1 -n 300 -r 10 \
+		>"$tmp/scc" 2>&1
+	grep RESULT "$tmp/scc" | sed 's/^/# /'
+	waitn "$ns7" 600 state time-wait | awk '{ print $3, $4 }' | sort >"$tmp/many"
+	kill "$scs" 2>/dev/null
+	ndp_lib_expect_eq "${twn[14]}" "600 600" \
+		"$(wc -l <"$tmp/many") $(sort -u "$tmp/many" | wc -l)"
+	# Each record's mirror image (remote, local) is listed too.
+	ndp_lib_expect_eq "${twn[15]}" "600 300" \
+		"$(awk '{ print $2, $1 }' "$tmp/many" | cat - "$tmp/many" | sort | uniq -d | wc -l) $(grep -c '^127.0.0.1:7100 ' "$tmp/many")"
 else
 	for t in "${twn[@]}"; do
 		ndp_lib_skip "$t" "no ss with --ndp (tools/iproute2)"
