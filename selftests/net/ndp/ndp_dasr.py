@@ -6,11 +6,14 @@
         accept CONNS connections one after the other, read NBYTES from
         each, check it (the first 32 bytes are the SHA-256 of the rest),
         send one byte back; prints "listening", then "intact I/CONNS"
-    ndp_dasr.py mark IFACE ADDR PORT CONNS NBYTES
+    ndp_dasr.py mark IFACE ADDR PORT CONNS NBYTES WANT
         capture on IFACE while CONNS connections, one after the other,
         send NBYTES each to a sink; then print what the capture shows of
         the DATA this host sent: "conns C data D rtx R", "marked M",
-        "marked_rtx X" (UNSCHED on a retransmission), "first_marks
+        "marked_rtx X" (UNSCHED on a retransmission), "marked_pulled P"
+        (UNSCHED on a packet that is not among the first WANT of a pushed
+        window: those begin at the first psn and after each LAST),
+        "first_marks
         F1,F2,..." (per connection, the syn_off values of its marked SYN
         packets, as "0-2" ranges) and "unmarked_after A" (SYN packets at
         or beyond the marks, unmarked)
@@ -130,7 +133,7 @@ def ipproto():
         return 253
 
 
-def cmd_mark(iface, addr, port, conns, nbytes):
+def cmd_mark(iface, addr, port, conns, nbytes, want):
     frames, stop = [], threading.Event()
     t = threading.Thread(target=capture, args=(iface, frames, stop))
     t.start()
@@ -151,6 +154,8 @@ def cmd_mark(iface, addr, port, conns, nbytes):
     data = rtx = marked = marked_rtx = 0
     first = {}
     syns = {}
+    starts = {}     # per connection: psns that begin a pushed window
+    marks = []      # (sport, psn) of every marked packet
     for f in frames:
         if len(f) < 14 + 20 + 40 or f[12:14] != b"\x08\x00":
             continue
@@ -158,11 +163,16 @@ def cmd_mark(iface, addr, port, conns, nbytes):
         if ip[9] != proto:
             continue
         nh = ip[(ip[0] & 0xF) * 4:]
-        sport, _, typ, _, flags, _, _, syn_off = struct.unpack_from(
+        sport, _, typ, _, flags, _, psn, syn_off = struct.unpack_from(
             "!HHBBHIII", nh, 0)
         if typ != NDP_PKT_DATA:
             continue
         data += 1
+        st = starts.setdefault(sport, set())
+        if flags & F_SYN:
+            st.add((psn - syn_off) & 0xFFFFFFFF)
+        if flags & F_LAST:
+            st.add((psn + 1) & 0xFFFFFFFF)
         if flags & F_RTX:
             rtx += 1
         if flags & F_SYN:
@@ -170,15 +180,22 @@ def cmd_mark(iface, addr, port, conns, nbytes):
         if not flags & F_UNSCHED:
             continue
         marked += 1
+        marks.append((sport, psn))
         if flags & F_RTX:
             marked_rtx += 1
         if flags & F_SYN:
             first.setdefault(sport, set()).add(syn_off)
-    marks = []
+    # A mark is only allowed on the first @want packets of a window.
+    marked_pulled = 0
+    for sport, psn in marks:
+        if not any((psn - s) & 0xFFFFFFFF < want
+                   for s in starts.get(sport, ())):
+            marked_pulled += 1
+    firsts = []
     unmarked_after = 0
     for sport in sorted(syns):
         m = sorted(first.get(sport, []))
-        marks.append("%d-%d" % (m[0], m[-1]) if m and
+        firsts.append("%d-%d" % (m[0], m[-1]) if m and
                      m == list(range(m[0], m[-1] + 1)) else
                      ("none" if not m else "+".join(map(str, m))))
         for off, flags in syns[sport]:
@@ -187,7 +204,8 @@ def cmd_mark(iface, addr, port, conns, nbytes):
     print("conns %d data %d rtx %d" % (len(syns), data, rtx))
     print("marked %d" % marked)
     print("marked_rtx %d" % marked_rtx)
-    print("first_marks %s" % ",".join(marks))
+    print("marked_pulled %d" % marked_pulled)
+    print("first_marks %s" % ",".join(firsts))
     print("unmarked_after %d" % unmarked_after, flush=True)
     return True
 
@@ -286,8 +304,9 @@ def main():
     cmd = a[0]
     if cmd == "sink" and len(a) == 5:
         return cmd_sink(a[1], int(a[2]), int(a[3]), int(a[4]))
-    if cmd == "mark" and len(a) == 6:
-        return cmd_mark(a[1], a[2], int(a[3]), int(a[4]), int(a[5]))
+    if cmd == "mark" and len(a) == 7:
+        return cmd_mark(a[1], a[2], int(a[3]), int(a[4]), int(a[5]),
+                        int(a[6]))
     if cmd == "recv" and len(a) == 6:
         return cmd_recv(a[1], int(a[2]), int(a[3]), int(a[4]), a[5])
     if cmd == "send" and len(a) == 7:
