@@ -11,7 +11,8 @@
 #    only on the first min(M, 8) packets of a pushed window: the first
 #    window, or the FIN pushed after LAST), not a retransmission;
 #    OutUnsched equals the marks captured.  For M = 3, 0 and the default
-#    (every packet of a window).
+#    (every packet of a window); and for M = 3 with 10 % of the sender's
+#    packets lost, so that the RTO resends some: none of them marked.
 # 2. DASR.  K senders (K source addresses of one namespace) send to one
 #    receiver at once; the receiver reads nothing until all K connections
 #    are there, so every transfer is still in flight while all K count:
@@ -26,7 +27,8 @@
 
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "NDP-only (unscheduled windows)"
 xfer_setup
-ndp_lib_require_cmd python3
+ndp_lib_require_cmd python3 tc
+ndp_lib_load_modules sch_netem
 helper=$(dirname "$0")/ndp_dasr.py
 k=4
 iw=8
@@ -45,7 +47,7 @@ ip -n "$ns_r" addr add 10.0.1.2/24 dev eth0
 ip netns exec "$ns_s" sysctl -qw net.ndp.init_window=$iw net.ndp.dasr_idle_ms=60000
 ip netns exec "$ns_r" sysctl -qw net.ndp.init_window=$iw net.ndp.dasr_idle_ms=0
 ip netns exec "$ns_s" ping -c 1 -W 2 10.0.1.2 >/dev/null 2>&1
-ndp_lib_plan 21
+ndp_lib_plan 22
 
 # --- 1. detour marks ------------------------------------------------------
 conns=4
@@ -104,6 +106,18 @@ for m in 3 0 default; do
 	ndp_lib_expect_ge "mark $m: first-window packets beyond the marks go unmarked" \
 		$((conns * (iw - want))) "$(field "$out" unmarked_after)"
 done
+# Retransmissions: 10 % of the sender's packets lost (after the capture
+# point is never reached: netem drops before the device), so the RTO
+# resends some; none of them may carry the mark.
+ip netns exec "$ns_s" tc qdisc add dev eth0 root netem loss 10%
+out=$(mark 3)
+rc=$?
+ip netns exec "$ns_s" tc qdisc del dev eth0 root
+printf '%s\n' "$out" | sed 's/^/#   /'
+rtx=$(field "$out" conns | awk '{ print $NF }')
+ndp_lib_expect_eq "mark 3, 10% loss: intact, retransmissions sent, none marked, no mark on pulled data" \
+	"0 $conns/$conns yes 0 0" \
+	"$rc $(field "$out" intact) $([ "${rtx:-0}" -gt 0 ] && echo yes || echo no) $(field "$out" marked_rtx) $(field "$out" marked_pulled)"
 ip netns exec "$ns_s" sysctl -qw net.ndp.detour_mark="$default_mark"
 
 # --- 2. DASR --------------------------------------------------------------
