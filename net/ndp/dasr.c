@@ -176,6 +176,8 @@ static void ndp_dasr_flow_start(struct sock *sk, struct ndp_net *nn)
 	}
 	spin_unlock_bh(&nn->dasr_lock);
 	nsk->dasr_rx = p;
+	/* No room: not retried before this window ends (ndp_dasr_rcv_done). */
+	nsk->dasr_full = !p;
 }
 
 /*
@@ -215,7 +217,7 @@ void ndp_dasr_rcv(struct sock *sk, u32 psn, u16 flags)
 		nsk->dasr_last_valid = true;
 	}
 	if (!p) {
-		if (READ_ONCE(nn->dasr_idle_ms))
+		if (!nsk->dasr_full && READ_ONCE(nn->dasr_idle_ms))
 			ndp_dasr_flow_start(sk, nn);
 		return;
 	}
@@ -236,10 +238,12 @@ void ndp_dasr_rcv_done(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	if (nsk->dasr_rx && nsk->dasr_last_valid &&
-	    ndp_after(nsk->rcv_nxt, nsk->dasr_last_psn) &&
-	    nsk->rcv_nxt == nsk->rcv_high)
-		ndp_dasr_flow_end(sk);
+	if (!nsk->dasr_last_valid ||
+	    !ndp_after(nsk->rcv_nxt, nsk->dasr_last_psn) ||
+	    nsk->rcv_nxt != nsk->rcv_high)
+		return;
+	nsk->dasr_full = false;
+	ndp_dasr_flow_end(sk);
 }
 
 /* The connection is torn down or freed: its flow, if any, ends. */

@@ -447,6 +447,8 @@ struct ndp_dst_slot {
  *	has a flow counted on it (dasr.c), else NULL.
  * @dasr_last_psn: receiver: highest psn seen marked LAST ...
  * @dasr_last_valid: ... if any since the flow started.
+ * @dasr_full: receiver: the DASR table had no room for this window's
+ *	flow; not retried before the window ends.
  * @dasr_peer_n: sender: the nsenders the peer advertised last.
  *
  * The st_* counters are written under @lock and read by NDP_INFO and
@@ -553,6 +555,7 @@ struct ndp_sock {
 	struct ndp_dasr_peer	*dasr_rx;
 	u32			dasr_last_psn;
 	bool			dasr_last_valid;
+	bool			dasr_full;
 	u16			dasr_peer_n;
 };
 
