@@ -21,7 +21,8 @@
 #    connections are cut to ceil(8 / K) (DasrShrunkWindows moves), while
 #    the first windows of the incast were not all cut.  Every transfer is
 #    checked (SHA-256).  No timing assertions: the idle timeout is 60 s.
-#    Then the knobs: dasr_idle_ms 0 turns the advertisement off.
+#    Before that, dasr_max_peers 1: of two senders one is counted; after,
+#    dasr_idle_ms 0 turns the advertisement off.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -47,7 +48,7 @@ ip -n "$ns_r" addr add 10.0.1.2/24 dev eth0
 ip netns exec "$ns_s" sysctl -qw net.ndp.init_window=$iw net.ndp.dasr_idle_ms=60000
 ip netns exec "$ns_r" sysctl -qw net.ndp.init_window=$iw net.ndp.dasr_idle_ms=0
 ip netns exec "$ns_s" ping -c 1 -W 2 10.0.1.2 >/dev/null 2>&1
-ndp_lib_plan 22
+ndp_lib_plan 23
 
 # --- 1. detour marks ------------------------------------------------------
 conns=4
@@ -121,27 +122,47 @@ ndp_lib_expect_eq "mark 3, 10% loss: intact, retransmissions sent, none marked, 
 ip netns exec "$ns_s" sysctl -qw net.ndp.detour_mark="$default_mark"
 
 # --- 2. DASR --------------------------------------------------------------
-ip netns exec "$ns_r" sysctl -qw net.ndp.dasr_idle_ms=60000
+# dasr_run K NBYTES: one recv/send pair of the helper (K senders);
+# leaves the reports in $recv and $send, the exit codes in $src and $rrc.
+dasr_run()
+{
+	local d port rpid
+
+	d=$(mktemp -d "$XFER_TMP/dasr.XXXXXX")
+	port=$(xfer_next_port)
+	ip netns exec "$ns_r" python3 "$helper" recv 10.0.1.2 "$port" "$1" "$2" "$d" \
+		>"$d/recv.out" 2>&1 &
+	rpid=$!
+	if xfer_wait_file "$d/recv.out" listening 20; then
+		ip netns exec "$ns_s" python3 "$helper" send 10.0.1.2 "$port" "$1" "$2" "$d" "$srcs" \
+			>"$d/send.out" 2>&1
+		src=$?
+	else
+		src=1
+	fi
+	wait $rpid
+	rrc=$?
+	recv=$(cat "$d/recv.out")
+	send=$(cat "$d/send.out")
+	printf '%s\n' "$recv" "$send" | sed 's/^/#   /'
+}
+
+# The table's bound first (it is empty: the receiver counted nobody so
+# far): with room for one peer, a second sender is neither counted nor
+# remembered, and the transfers do not care.
+ip netns exec "$ns_r" sysctl -qw net.ndp.dasr_idle_ms=60000 net.ndp.dasr_max_peers=1
+s0=$(xfer_stats "$ns_r")
+dasr_run 2 $((128 * 1024))
+s1=$(xfer_stats "$ns_r")
+ndp_lib_expect_eq "dasr_max_peers 1: two senders, one counted, DasrPeersFull moved, intact" \
+	"0 0 1 yes 6/6" \
+	"$src $rrc $(field "$recv" nsenders) $([ "$(xfer_delta "$s0" "$s1" "$ns_r" DasrPeersFull)" -gt 0 ] && echo yes || echo no) $(field "$recv" intact)"
+ip netns exec "$ns_r" sysctl -qw net.ndp.dasr_max_peers=4096
+
 dbytes=$((512 * 1024))
-d=$(mktemp -d "$XFER_TMP/dasr.XXXXXX")
-port=$(xfer_next_port)
 s0=$(xfer_stats "$ns_s" "$ns_r")
-ip netns exec "$ns_r" python3 "$helper" recv 10.0.1.2 "$port" $k $dbytes "$d" \
-	>"$d/recv.out" 2>&1 &
-rpid=$!
-if xfer_wait_file "$d/recv.out" listening 20; then
-	ip netns exec "$ns_s" python3 "$helper" send 10.0.1.2 "$port" $k $dbytes "$d" "$srcs" \
-		>"$d/send.out" 2>&1
-	src=$?
-else
-	src=1
-fi
-wait $rpid
-rrc=$?
+dasr_run $k $dbytes
 s1=$(xfer_stats "$ns_s" "$ns_r")
-recv=$(cat "$d/recv.out")
-send=$(cat "$d/send.out")
-printf '%s\n' "$recv" "$send" | sed 's/^/#   /'
 shrunk=$(( (iw + k - 1) / k ))
 kk=$(printf "$k %.0s" $(seq $k) | sed 's/ $//')
 ss=$(printf "$shrunk %.0s" $(seq $k) | sed 's/ $//')
@@ -162,18 +183,10 @@ ndp_lib_expect_ge "dasr: DasrAdvertised moved at the receiver" 1 \
 
 # --- 3. knobs: dasr_idle_ms 0 advertises nothing --------------------------
 ip netns exec "$ns_r" sysctl -qw net.ndp.dasr_idle_ms=0
-d=$(mktemp -d "$XFER_TMP/dasr.XXXXXX")
-port=$(xfer_next_port)
 s0=$(xfer_stats "$ns_r")
-ip netns exec "$ns_r" python3 "$helper" recv 10.0.1.2 "$port" 2 $((128 * 1024)) "$d" \
-	>"$d/recv.out" 2>&1 &
-rpid=$!
-xfer_wait_file "$d/recv.out" listening 20
-ip netns exec "$ns_s" python3 "$helper" send 10.0.1.2 "$port" 2 $((128 * 1024)) "$d" "$srcs" \
-	>"$d/send.out" 2>&1
-wait $rpid
+dasr_run 2 $((128 * 1024))
 s1=$(xfer_stats "$ns_r")
-ndp_lib_expect_eq "dasr off: nsenders 0, nothing advertised, intact" "0 0 6/6" \
-	"$(field "$(cat "$d/recv.out")" nsenders) $(xfer_delta "$s0" "$s1" "$ns_r" DasrAdvertised) $(field "$(cat "$d/recv.out")" intact)"
+ndp_lib_expect_eq "dasr off: nsenders 0, nothing advertised, intact" "0 0 0 0 6/6" \
+	"$src $rrc $(field "$recv" nsenders) $(xfer_delta "$s0" "$s1" "$ns_r" DasrAdvertised) $(field "$recv" intact)"
 ndp_lib_check "no kernel splat" ndp_lib_dmesg_clean
 ndp_lib_done
