@@ -35,6 +35,8 @@ static unsigned int ndp_orphans_max = 1 << 24;
 static unsigned int ndp_orphan_retries_max = 255;
 static unsigned int ndp_dscp_max = 63;
 static unsigned int ndp_spray_max = NDP_SPRAY_PATHS_MAX;
+static unsigned int ndp_dasr_idle_max = 600 * MSEC_PER_SEC;
+static unsigned int ndp_dasr_peers_max = 1 << 20;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -60,6 +62,13 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	 * that ECMP hashing spreads them over the equal-cost paths.
 	 */
 	nn->spray_paths = 16;
+	/* OPF marks every unscheduled packet: all of each first window
+	 * (init_window never exceeds ndp_iw_max).
+	 */
+	nn->detour_mark = ndp_iw_max;
+	/* Dart's idle timeout; the table holds this many peers at most. */
+	nn->dasr_idle_ms = 2 * MSEC_PER_SEC;
+	nn->dasr_max_peers = 4096;
 }
 
 /* .data holds the offset into struct ndp_net; fixed up per namespace. */
@@ -94,6 +103,9 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("sb_exclude_ms", sb_exclude_ms, SYSCTL_ONE, &ndp_sb_excl_max),
 	NDP_SYSCTL("ctrl_dscp", ctrl_dscp, SYSCTL_ZERO, &ndp_dscp_max),
 	NDP_SYSCTL("spray_paths", spray_paths, SYSCTL_ONE, &ndp_spray_max),
+	NDP_SYSCTL("detour_mark", detour_mark, SYSCTL_ZERO, &ndp_iw_max),
+	NDP_SYSCTL("dasr_idle_ms", dasr_idle_ms, SYSCTL_ZERO, &ndp_dasr_idle_max),
+	NDP_SYSCTL("dasr_max_peers", dasr_max_peers, SYSCTL_ONE, &ndp_dasr_peers_max),
 	{ }
 };
 

@@ -519,6 +519,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		trace_ndp_trim(sk, psn, nh->path, skb->len ? NDP_TRIM_CSUM : NDP_TRIM_SWITCH);
 	}
 
+	ndp_dasr_rcv(sk, psn, flags);
 	if (trimmed) {
 		if (psn == nsk->rcv_nxt)
 			WRITE_ONCE(nsk->hole_nacked, true);
@@ -557,6 +558,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		pull = ndp_pull_enqueue(sk, true, 0, &ctr);
 	}
 	ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, pull, ctr, xmitq);
+	ndp_dasr_rcv_done(sk);
 	sk->sk_data_ready(sk);
 	if (nsk->fin_rcvd) {
 		sk->sk_state_change(sk);
@@ -612,6 +614,7 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	nsk->heard = jiffies;
 	nsk->peer_synced = true;
 	nsk->ever_heard = true;
+	ndp_dasr_heard(sk, ntohs(nh->nsenders));
 	switch (nh->type) {
 	case NDP_PKT_ACK:
 		NDP_INC_STATS(net, NDP_MIB_INACKS);

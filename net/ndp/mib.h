@@ -137,6 +137,26 @@ enum ndp_mib_field {
 	 * other than the first (syn_off > 0)
 	 */
 	NDP_MIB_LATESYNOPENS,
+	/* PushWindows: unscheduled windows started (first windows, and
+	 * pushes after LAST)
+	 */
+	NDP_MIB_PUSHWINDOWS,
+	/* OutUnsched: DATA sent marked NDP_F_UNSCHED, eligible for detour
+	 * (the first net.ndp.detour_mark packets of each pushed window)
+	 */
+	NDP_MIB_OUTUNSCHED,
+	/* DasrAdvertised: ACK, NACK and PULL sent advertising more than one
+	 * active sender (nsenders > 1)
+	 */
+	NDP_MIB_DASRADVERTISED,
+	/* DasrShrunkWindows: unscheduled windows cut to ceil(IW / n) because
+	 * the receiver advertised n > 1
+	 */
+	NDP_MIB_DASRSHRUNKWINDOWS,
+	/* DasrPeersFull: peers neither counted nor remembered, the table was
+	 * full (net.ndp.dasr_max_peers) or out of memory
+	 */
+	NDP_MIB_DASRPEERSFULL,
 	NDP_MIB_MAX
 };
 

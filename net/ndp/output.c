@@ -14,7 +14,10 @@
  *
  * What leaves, and when:
  *   - push (first window, and again after the peer saw LAST): up to
- *     net.ndp.init_window packets at once, flagged UNSCHED; packets whose
+ *     net.ndp.init_window packets at once, fewer if the receiver
+ *     advertised several active senders (DASR, dasr.c); the first
+ *     net.ndp.detour_mark of them are flagged UNSCHED, which makes them
+ *     eligible for detours in switches (OPF); packets whose
  *     psn is within the first init_window psns of the connection carry SYN
  *     and syn_off so that any of them can create the connection;
  *   - pull: each advance of the peer's pull counter lets one packet go,
@@ -661,8 +664,11 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 	struct sk_buff *skb;
 
 	skb = ndp_ctrl_alloc(&nsk->flow, type, flags, psn);
-	if (skb && type != NDP_PKT_RST)
+	if (skb && type != NDP_PKT_RST) {
 		ndp_hdr(skb)->syn_off = htonl(READ_ONCE(nsk->rcv_nxt));
+		ndp_hdr(skb)->nsenders =
+			htons(ndp_dasr_advertised(sock_net(sk)));
+	}
 	return skb;
 }
 
@@ -841,6 +847,40 @@ static bool ndp_send_one_rtx(struct sock *sk, u16 flags,
 }
 
 /*
+ * A new unscheduled window: init_window packets, cut by DASR when the
+ * peer advertised several active senders; the first detour_mark of them
+ * will be marked eligible for detour.
+ */
+static void ndp_push_window_start(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 w = ndp_dasr_window(sk, READ_ONCE(nn->init_window));
+
+	nsk->first_sent = true;
+	nsk->idle = false;
+	nsk->unsched = w;
+	nsk->push_window = w;
+	nsk->unsched_mark = min(w, READ_ONCE(nn->detour_mark));
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_PUSHWINDOWS);
+}
+
+/*
+ * Flags of the next pushed packet: NDP_F_UNSCHED while the window's
+ * detour marks last.  Pulled data and retransmissions never carry it.
+ */
+static u16 ndp_push_flags(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (!nsk->unsched_mark)
+		return 0;
+	nsk->unsched_mark--;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTUNSCHED);
+	return NDP_F_UNSCHED;
+}
+
+/*
  * Push new data without waiting for pulls: the first window, or a new
  * window after LAST once the peer knows the connection (peer_synced; else
  * input.c pushes when its first ACK, NACK or PULL comes).  Packets marked
@@ -851,11 +891,8 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	if (nsk->idle && nsk->send_head &&
-	    (!nsk->first_sent || nsk->peer_synced)) {
-		nsk->first_sent = true;
-		nsk->idle = false;
-		nsk->unsched = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
-	}
+	    (!nsk->first_sent || nsk->peer_synced))
+		ndp_push_window_start(sk);
 	nsk->amp_blocked = false;
 	while (nsk->unsched && nsk->send_head) {
 		int amp = ndp_amp_check(sk, nsk->send_head->len);
@@ -863,7 +900,7 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 		if (amp < 0)
 			break;
 		nsk->unsched--;
-		ndp_send_new(sk, NDP_F_UNSCHED | amp, xmitq);
+		ndp_send_new(sk, ndp_push_flags(sk) | amp, xmitq);
 	}
 	ndp_send_credit(sk, xmitq);
 }
@@ -928,7 +965,8 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 
 	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
-		u16 flags = NDP_F_RTX | NDP_F_UNSCHED;
+		/* Pushed, but not a detour candidate: never UNSCHED. */
+		u16 flags = NDP_F_RTX;
 		int amp;
 
 		if (skb == nsk->send_head || n >= max)

@@ -369,6 +369,9 @@ static int __net_init ndp_net_init(struct net *net)
 	err = ndp_tw_net_init(nn);
 	if (err)
 		goto err_hash;
+	err = ndp_dasr_net_init(nn);
+	if (err)
+		goto err_tw_only;
 	ndp_pull_net_init(nn);
 	ndp_nl_net_init(nn);
 	ndp_path_net_init(nn);
@@ -390,6 +393,8 @@ err_free_mib:
 	free_percpu(nn->mib);
 err_tw:
 	ndp_pull_net_exit(nn);
+	ndp_dasr_net_exit(nn);
+err_tw_only:
 	ndp_tw_net_exit(nn);
 err_hash:
 	ndp_hash_net_exit(nn);
@@ -401,6 +406,7 @@ static void __net_exit ndp_net_exit(struct net *net)
 	struct ndp_net *nn = ndp_pernet(net);
 
 	ndp_pull_net_exit(nn);
+	ndp_dasr_net_exit(nn);
 	ndp_tw_net_exit(nn);
 	ndp_hash_net_exit(nn);
 	ndp_proc_net_exit(net);

@@ -79,6 +79,11 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_GSOSEGMENTS] = "GsoSegments",
 	[NDP_MIB_INGSOPKTS] = "InGsoPkts",
 	[NDP_MIB_LATESYNOPENS] = "LateSynOpens",
+	[NDP_MIB_PUSHWINDOWS] = "PushWindows",
+	[NDP_MIB_OUTUNSCHED] = "OutUnsched",
+	[NDP_MIB_DASRADVERTISED] = "DasrAdvertised",
+	[NDP_MIB_DASRSHRUNKWINDOWS] = "DasrShrunkWindows",
+	[NDP_MIB_DASRPEERSFULL] = "DasrPeersFull",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -14,6 +14,8 @@
  *   pull.c      the pull queue (one per netns and receiving device)
  *   timer.c     retransmission timeout with backoff
  *   timewait.c  time-wait records at both ends, replay rejection
+ *   dasr.c      Dart's receiver-advertised sender count (per-netns
+ *               table of peer addresses), both ends
  *   ctrl.c      net.ndp.* knobs;  proc.c  /proc/net/ndp_stat
  *
  * Locking, outermost first:
@@ -30,6 +32,8 @@
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
  *                        (output.c), innermost; taken without
  *                        ndp_sock.lock when packets are handed to IP.
+ *   ndp_net.dasr_lock    (_bh) DASR table inserts and removals, flow
+ *                        counts (dasr.c), innermost; lookups under RCU.
  *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
  *   atomics, so the data path never takes ndp_net.paths_lock.
  */
@@ -140,6 +144,21 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @path_count: entries on @paths.
  * @sb_lock: serialises exclusion decisions (path.c), so that two CPUs
  *	cannot exclude the last two usable paths of a destination.
+ * @detour_mark: packets at the head of each unscheduled window marked
+ *	NDP_F_UNSCHED, eligible for switch detours (net.ndp.detour_mark).
+ * @dasr_idle_ms: DASR idle timeout: a peer without flows stops counting
+ *	as an active sender, and the n it advertised is forgotten, this
+ *	long after its last packet (0: DASR off, nsenders sent as 0 and
+ *	ignored).
+ * @dasr_max_peers: entries of @dasr_ht, at most.
+ * @dasr_lock: serialises inserts and removals of @dasr_ht, @dasr_list,
+ *	@dasr_count, @dasr_active and the entries' flow counts.
+ * @dasr_ht: struct ndp_dasr_peer by peer address (RCU lookups).
+ * @dasr_list: the same entries, in the reaper's visiting order.
+ * @dasr_count: entries in @dasr_ht.
+ * @dasr_active: active unique senders, the n we advertise (written under
+ *	@dasr_lock, read with READ_ONCE()).
+ * @dasr_timer: reaps idle entries (dasr.c).
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
@@ -187,6 +206,15 @@ struct ndp_net {
 	struct list_head	paths;
 	u32			path_count;
 	spinlock_t		sb_lock;	/* exclusion decisions */
+	u32			detour_mark;
+	u32			dasr_idle_ms;
+	u32			dasr_max_peers;
+	spinlock_t		dasr_lock;	/* DASR table writers */
+	struct rhashtable	dasr_ht;
+	struct list_head	dasr_list;
+	u32			dasr_count;
+	u32			dasr_active;
+	struct timer_list	dasr_timer;
 };
 
 extern unsigned int ndp_net_id;
@@ -348,6 +376,10 @@ struct ndp_dst_slot {
  * @syn_window: packets from @isn on that carry SYN (active side: the
  *	init_window at connect time; passive side: 0).
  * @unsched: packets the current unscheduled window may still push.
+ * @unsched_mark: of which the first this many are marked NDP_F_UNSCHED
+ *	(eligible for detour, net.ndp.detour_mark).
+ * @push_window: packets the last unscheduled window was given (init_window,
+ *	or less after DASR).
  * @snd_una: oldest unacknowledged psn.
  * @snd_nxt: psn of the next packet queued by sendmsg.
  * @snd_bytes: bytes queued by sendmsg so far (stream offset).
@@ -414,6 +446,13 @@ struct ndp_dst_slot {
  * @st_data_rcvd: DATA packets accepted.
  * @st_trims_rcvd: trimmed headers received.
  * @st_nacks_sent: NACKs sent.
+ * @dasr_rx: receiver: the DASR entry of the peer while this connection
+ *	has a flow counted on it (dasr.c), else NULL.
+ * @dasr_last_psn: receiver: highest psn seen marked LAST ...
+ * @dasr_last_valid: ... if any since the flow started.
+ * @dasr_full: receiver: the DASR table had no room for this window's
+ *	flow; not retried before the window ends.
+ * @dasr_peer_n: sender: the nsenders the peer advertised last.
  *
  * The st_* counters are written under @lock and read by NDP_INFO and
  * sock_diag (ndp_get_info()).
@@ -453,6 +492,8 @@ struct ndp_sock {
 	u32			isn;
 	u32			syn_window;
 	u32			unsched;
+	u32			unsched_mark;
+	u32			push_window;
 	u32			snd_una;
 	u32			snd_nxt;
 	u64			snd_bytes;
@@ -513,6 +554,12 @@ struct ndp_sock {
 	u32			st_data_rcvd;
 	u32			st_trims_rcvd;
 	u32			st_nacks_sent;
+
+	struct ndp_dasr_peer	*dasr_rx;
+	u32			dasr_last_psn;
+	bool			dasr_last_valid;
+	bool			dasr_full;
+	u16			dasr_peer_n;
 };
 
 /* ipv6_pinfo must be last: 6.1 finds it from the end of the object. */
@@ -732,6 +779,17 @@ void ndp_pull_trim(struct sock *sk, u32 keep);
 void ndp_pull_detach(struct sock *sk);
 void ndp_pull_unblock(struct sock *sk);
 bool ndp_rcv_has_room(const struct sock *sk);
+
+/* dasr.c */
+int ndp_dasr_net_init(struct ndp_net *nn);
+void ndp_dasr_net_exit(struct ndp_net *nn);
+void ndp_dasr_rcv(struct sock *sk, u32 psn, u16 flags);
+void ndp_dasr_rcv_done(struct sock *sk);
+void ndp_dasr_sock_release(struct sock *sk);
+u16 ndp_dasr_nsenders(struct net *net);
+u16 ndp_dasr_advertised(struct net *net);
+void ndp_dasr_heard(struct sock *sk, u16 n);
+u32 ndp_dasr_window(struct sock *sk, u32 iw);
 
 /* timer.c */
 void ndp_timer_init(struct sock *sk);

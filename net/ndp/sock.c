@@ -121,6 +121,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 	ndp_purge_sndq(sk);
 	ndp_purge_ooo(nsk);
 	ndp_pull_detach(sk);
+	ndp_dasr_sock_release(sk);
 	ndp_tw_add(sk);
 	ndp_conn_unhash(sk);
 	if (!sock_flag(sk, SOCK_DEAD))
@@ -294,9 +295,13 @@ static void ndp_write_space(struct sock *sk)
 	rcu_read_unlock();
 }
 
-/* The routes cached for steered paths go with the socket (output.c). */
+/*
+ * The routes cached for steered paths go with the socket (output.c), and
+ * a DASR flow never ended.
+ */
 static void ndp_sk_destruct(struct sock *sk)
 {
+	ndp_dasr_sock_release(sk);	/* never torn down: a failed open */
 	ndp_dst_release_all(sk);
 	ndp_path_spray_free(sk);
 	if (sk->sk_family == AF_INET6)
@@ -488,7 +493,8 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	BUILD_BUG_ON(sizeof(struct ndp_info) != 144);
+	BUILD_BUG_ON(sizeof(struct ndp_info) != 152);
+	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_push_window) != 144);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_bytes_sent) != 8);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_nonce) != 24);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_pulls_sent) != 140);
@@ -550,6 +556,9 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_data_rcvd = nsk->st_data_rcvd;
 	info->ndpi_trims_rcvd = nsk->st_trims_rcvd;
 	info->ndpi_nacks_sent = nsk->st_nacks_sent;
+	info->ndpi_push_window = nsk->push_window;
+	info->ndpi_peer_nsenders = nsk->dasr_peer_n;
+	info->ndpi_nsenders = ndp_dasr_nsenders(sock_net(sk));
 	spin_unlock_bh(&nsk->lock);
 	release_sock(sk);
 }

@@ -127,6 +127,18 @@ struct ndp_info {
 	__u32	ndpi_trims_rcvd;	/* trimmed headers received */
 	__u32	ndpi_nacks_sent;	/* NACKs sent (trims, full buffers) */
 	__u32	ndpi_pulls_sent;	/* our pull counter (pulls sent) */
+
+	/* DASR and unscheduled windows (appended). */
+	__u32	ndpi_push_window;	/* packets the last unscheduled
+					 * window was given (init_window, or
+					 * fewer after DASR); 0: none yet
+					 */
+	__u16	ndpi_peer_nsenders;	/* active senders the peer last
+					 * advertised (0: unknown)
+					 */
+	__u16	ndpi_nsenders;		/* active senders this namespace
+					 * advertises now (0: DASR off)
+					 */
 };
 
 #define NDP_INFO_VERSION	1

@@ -175,11 +175,11 @@ for fam in 4 6; do
 	ndp_lib_expect_eq "v$fam SIOCOUTQ/SIOCOUTQNSD 0 once acknowledged" "0 0 0" \
 		"$(v "$f" outq) $(v "$f" outqnsd) $(v "$f" server_outq)"
 	ndp_lib_expect_eq "v$fam SIOCINQ on a listener: EINVAL" EINVAL "$(v "$f" listen_inq_err)"
-	ndp_lib_expect_eq "v$fam NDP_INFO: full length and rcvq_bytes" "144 50000" \
+	ndp_lib_expect_eq "v$fam NDP_INFO: full length and rcvq_bytes" "152 50000" \
 		"$(v "$f" info_len) $(v "$f" info_rcvq_bytes)"
 	ndp_lib_expect_eq "v$fam NDP_INFO: short length gets the prefix" "8 1" \
 		"$(v "$f" short_len) $(v "$f" short_prefix_ok)"
-	ndp_lib_expect_eq "v$fam NDP_INFO: long and zero lengths" "144 0" \
+	ndp_lib_expect_eq "v$fam NDP_INFO: long and zero lengths" "152 0" \
 		"$(v "$f" long_len) $(v "$f" zero_len)"
 	ndp_lib_expect_eq "v$fam NDP_INFO errnos (len<0, bad buffer, bad option)" \
 		"EINVAL EFAULT ENOPROTOOPT" \

@@ -45,7 +45,9 @@
  * Without -F such mutants keep a wrong header checksum, so real transfers
  * must survive every mutant; what still gets a valid checksum is what a
  * receiver must reject or ignore whatever its state: malformed packets,
- * fields nobody interprets (prio, path, detours, nsenders, reserved),
+ * fields nobody interprets or that only hint (prio, path, detours,
+ * reserved; nsenders, whose forged value can only shrink later pushed
+ * windows, never break a transfer),
  * psn/ack/pull values far from the live ones (except the first psn a
  * first-window packet implies), duplicates, and packets of no live
  * connection.  A first-window packet (DATA with SYN, no PASSIVE)

@@ -28,7 +28,10 @@ sb_nack_mean_pct 125 100 1000
 sb_nack_abs_pct 30 1 100
 sb_decay_ms 100 0 60000
 sb_exclude_ms 1000 1 600000
-spray_paths 16 1 64"
+spray_paths 16 1 64
+detour_mark 1024 0 1024
+dasr_idle_ms 2000 0 600000
+dasr_max_peers 4096 1 1048576"
 
 ndp_lib_plan $(( $(echo "$knobs" | wc -l) * 3 + 5 ))
 
