@@ -268,6 +268,25 @@ ndp_lib_tracefs()
 	echo "$t"
 }
 
+# ndp_lib_module_busy MOD: why MOD cannot be unloaded, for a failed
+# unload check: its reference count and holders, the namespaces and
+# processes left (a socket of a leftover process pins ndp.ko), the NDP
+# connections of the initial namespace and the enabled NDP trace events
+# (an enabled event holds its module).
+ndp_lib_module_busy()
+{
+	local t
+
+	echo "$1: refcnt $(cat "/sys/module/$1/refcnt" 2>/dev/null)" \
+		"holders: $(ls "/sys/module/$1/holders" 2>/dev/null | tr '\n' ' ')"
+	echo "namespaces: $(ip netns list | tr '\n' ' ')"
+	ps -eo pid,args | grep -v -e '\[' -e 'ps -eo' | tail -n 20
+	[ -r /proc/net/ndp_socks ] && head -n 10 /proc/net/ndp_socks
+	t=$(ndp_lib_tracefs)
+	grep -l 1 "$t"/events/ndp/*/enable "$t"/events/sch_ndp/*/enable 2>/dev/null
+	return 0
+}
+
 # ndp_lib_stat NS NAME: value of counter NAME in /proc/net/ndp_stat of NS.
 ndp_lib_stat()
 {

@@ -31,11 +31,12 @@ unloaded()
 
 	ip netns del "$ns_a"
 	ip netns del "$ns_b"
-	for i in $(seq 100); do
+	for i in $(seq 150); do
 		modprobe -r ndp 2>/dev/null && return 0
 		sleep 0.2
 	done
-	lsmod | grep ndp
+	echo "modprobe -r ndp still refused after 30 s:"
+	ndp_lib_module_busy ndp
 	return 1
 }
 ndp_lib_check "ndp.ko unloads after the sockets close" unloaded

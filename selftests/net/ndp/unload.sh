@@ -15,7 +15,7 @@
 xfer_setup
 ndp_lib_require_cmd rmmod modprobe
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 7
+ndp_lib_plan 6
 
 d=$XFER_TMP/unload
 mkdir -p "$d"
@@ -79,12 +79,12 @@ if xfer_is_ndp; then
 	gone()
 	{
 		local i
-		for i in $(seq 60); do
+		for i in $(seq 120); do
 			rmmod ndp 2>/dev/null && return 0
 			sleep 0.5
 		done
-		echo "rmmod ndp still refused 30 s after the namespaces died:"
-		grep '^ndp ' /proc/modules
+		echo "rmmod ndp still refused 60 s after the namespaces died:"
+		ndp_lib_module_busy ndp
 		return 1
 	}
 	ndp_lib_check "every socket is released: rmmod ndp succeeds" gone
