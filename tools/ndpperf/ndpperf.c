@@ -190,6 +190,8 @@ static void perf_sockopts(int fd)
 
 static socklen_t perf_addr(struct sockaddr_storage *ss, const char *host)
 {
+	struct sockaddr_in6 *s6;
+
 	memset(ss, 0, sizeof(*ss));
 	if (opt.family == AF_INET) {
 		struct sockaddr_in *s = (void *)ss;
@@ -199,15 +201,13 @@ static socklen_t perf_addr(struct sockaddr_storage *ss, const char *host)
 		if (host && inet_pton(AF_INET, host, &s->sin_addr) != 1)
 			fail("bad IPv4 address '%s'", host);
 		return sizeof(*s);
-	} else {
-		struct sockaddr_in6 *s = (void *)ss;
-
-		s->sin6_family = AF_INET6;
-		s->sin6_port = htons(opt.port);
-		if (host && inet_pton(AF_INET6, host, &s->sin6_addr) != 1)
-			fail("bad IPv6 address '%s'", host);
-		return sizeof(*s);
 	}
+	s6 = (void *)ss;
+	s6->sin6_family = AF_INET6;
+	s6->sin6_port = htons(opt.port);
+	if (host && inet_pton(AF_INET6, host, &s6->sin6_addr) != 1)
+		fail("bad IPv6 address '%s'", host);
+	return sizeof(*s6);
 }
 
 static int perf_connect(const char *host)
@@ -368,7 +368,8 @@ static void *perf_serve(void *arg)
 			break;
 		}
 		if (r > 0)
-			fprintf(stderr, "ndpperf: FAIL: server: request %llu corrupt at byte %lld\n",
+			fprintf(stderr,
+				"ndpperf: FAIL: server: request %llu corrupt at byte %lld\n",
 				(unsigned long long)q.seq, (long long)r - 1);
 		a.magic = PERF_RESP_MAGIC;
 		a.status = r > UINT32_MAX ? UINT32_MAX : r;
@@ -624,12 +625,11 @@ static void perf_report(const char *what, double *s, size_t n, double goodput,
 	if (goodput > 0)
 		printf(" goodput %.1f Mbit/s", goodput);
 	printf("\n");
-	printf("RESULT proto=%s mode=%s req=%lld resp=%lld flows=%d prio=%d n=%zu "
-	       "min_us=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f max_us=%.1f "
-	       "mean_us=%.1f goodput_mbps=%.1f\n",
-	       opt.ndp ? "ndp" : "tcp", what, (long long)opt.req, (long long)opt.resp,
-	       opt.flows, opt.prio, n, s[0], perf_pct(s, n, 50), perf_pct(s, n, 90),
-	       perf_pct(s, n, 99), s[n - 1], sum / n, goodput);
+	fprintf(stdout,
+		"RESULT proto=%s mode=%s req=%lld resp=%lld flows=%d prio=%d n=%zu min_us=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f goodput_mbps=%.1f\n",
+		opt.ndp ? "ndp" : "tcp", what, (long long)opt.req, (long long)opt.resp,
+		opt.flows, opt.prio, n, s[0], perf_pct(s, n, 50), perf_pct(s, n, 90),
+		perf_pct(s, n, 99), s[n - 1], sum / n, goodput);
 }
 
 /* Keep going while iterations and time remain. */
@@ -772,11 +772,22 @@ static int64_t perf_size(const char *s)
 	double v = strtod(s, &end);
 
 	switch (*end) {
-	case 'k': case 'K': v *= 1024; break;
-	case 'm': case 'M': v *= 1024 * 1024; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
-	case '\0': break;
-	default: fail("bad size '%s'", s);
+	case 'k':
+	case 'K':
+		v *= 1024;
+		break;
+	case 'm':
+	case 'M':
+		v *= 1024 * 1024;
+		break;
+	case 'g':
+	case 'G':
+		v *= 1024.0 * 1024 * 1024;
+		break;
+	case '\0':
+		break;
+	default:
+		fail("bad size '%s'", s);
 	}
 	if (v < 0)
 		fail("bad size '%s'", s);
@@ -796,13 +807,18 @@ static void __attribute__((noreturn)) usage(void)
 
 int main(int argc, char **argv)
 {
+	bool client;
 	char *tok;
 	int c;
 
 	while ((c = getopt(argc, argv, "sSc:p:46P:b:m:r:R:n:d:w:N:Q:Do:T:qh")) != -1) {
 		switch (c) {
-		case 's': opt.server = true; break;
-		case 'S': opt.serial = true; break;
+		case 's':
+			opt.server = true;
+			break;
+		case 'S':
+			opt.serial = true;
+			break;
 		case 'c':
 			for (tok = strtok(optarg, ","); tok && opt.nhosts < PERF_MAX_FLOWS;
 			     tok = strtok(NULL, ","))
@@ -816,10 +832,18 @@ int main(int argc, char **argv)
 			else
 				usage();
 			break;
-		case '4': opt.family = AF_INET; break;
-		case '6': opt.family = AF_INET6; break;
-		case 'P': opt.port = atoi(optarg); break;
-		case 'b': opt.bind = optarg; break;
+		case '4':
+			opt.family = AF_INET;
+			break;
+		case '6':
+			opt.family = AF_INET6;
+			break;
+		case 'P':
+			opt.port = atoi(optarg);
+			break;
+		case 'b':
+			opt.bind = optarg;
+			break;
 		case 'm':
 			if (!strcmp(optarg, "rr"))
 				opt.mode = PERF_RR;
@@ -832,21 +856,45 @@ int main(int argc, char **argv)
 			else
 				usage();
 			break;
-		case 'r': opt.req = perf_size(optarg); break;
-		case 'R': opt.resp = perf_size(optarg); break;
-		case 'n': opt.iters = atoll(optarg); break;
-		case 'd': opt.duration = atof(optarg); break;
-		case 'w': opt.warmup = atoi(optarg); break;
-		case 'N': opt.flows = atoi(optarg); break;
-		case 'Q': opt.prio = atoi(optarg); break;
-		case 'D': opt.nodelay = true; break;
-		case 'o': opt.raw = optarg; break;
-		case 'T': opt.timeout_s = atoi(optarg); break;
-		case 'q': opt.quiet = true; break;
-		default: usage();
+		case 'r':
+			opt.req = perf_size(optarg);
+			break;
+		case 'R':
+			opt.resp = perf_size(optarg);
+			break;
+		case 'n':
+			opt.iters = atoll(optarg);
+			break;
+		case 'd':
+			opt.duration = atof(optarg);
+			break;
+		case 'w':
+			opt.warmup = atoi(optarg);
+			break;
+		case 'N':
+			opt.flows = atoi(optarg);
+			break;
+		case 'Q':
+			opt.prio = atoi(optarg);
+			break;
+		case 'D':
+			opt.nodelay = true;
+			break;
+		case 'o':
+			opt.raw = optarg;
+			break;
+		case 'T':
+			opt.timeout_s = atoi(optarg);
+			break;
+		case 'q':
+			opt.quiet = true;
+			break;
+		default:
+			usage();
 		}
 	}
-	if (optind != argc || opt.server == (opt.nhosts > 0) ||
+	client = opt.nhosts > 0;
+	if (optind != argc || opt.server == client ||
 	    (opt.serial && !opt.server))
 		usage();
 	if (opt.flows < 1 || opt.flows > PERF_MAX_FLOWS)

@@ -550,17 +550,38 @@ static int ndp_cmd_send(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "46", opts, NULL)) != -1) {
 		switch (c) {
-		case '4': g.family = AF_INET; break;
-		case '6': g.family = AF_INET6; break;
-		case 's': src = optarg; break;
-		case 'd': dst = optarg; break;
-		case 'S': g.sport = ndp_num(optarg, 65535, "sport"); break;
-		case 'D': g.dport = ndp_num(optarg, 65535, "dport"); break;
-		case 'p': g.psn = ndp_num(optarg, UINT32_MAX, "psn"); break;
-		case 'n': g.nonce = ndp_num(optarg, UINT32_MAX, "nonce"); break;
-		case 'P': g.proto = ndp_num(optarg, 255, "proto"); break;
-		case 'g': g.gap_us = ndp_num(optarg, 10000000, "gap-us"); break;
-		default: die("usage: see the comment at the top of ndp_pktgen.c");
+		case '4':
+			g.family = AF_INET;
+			break;
+		case '6':
+			g.family = AF_INET6;
+			break;
+		case 's':
+			src = optarg;
+			break;
+		case 'd':
+			dst = optarg;
+			break;
+		case 'S':
+			g.sport = ndp_num(optarg, 65535, "sport");
+			break;
+		case 'D':
+			g.dport = ndp_num(optarg, 65535, "dport");
+			break;
+		case 'p':
+			g.psn = ndp_num(optarg, UINT32_MAX, "psn");
+			break;
+		case 'n':
+			g.nonce = ndp_num(optarg, UINT32_MAX, "nonce");
+			break;
+		case 'P':
+			g.proto = ndp_num(optarg, 255, "proto");
+			break;
+		case 'g':
+			g.gap_us = ndp_num(optarg, 10000000, "gap-us");
+			break;
+		default:
+			die("usage: see the comment at the top of ndp_pktgen.c");
 		}
 	}
 	if (!dst)
@@ -760,14 +781,29 @@ static int ndp_cmd_recv(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': dev = optarg; break;
-		case 'c': count = ndp_num(optarg, 100000000, "count"); break;
-		case 't': timeout_ms = ndp_num(optarg, 3600000, "timeout-ms"); break;
-		case 'I': idle_ms = ndp_num(optarg, 3600000, "idle-ms"); break;
-		case 'D': dport = ndp_num(optarg, 65535, "dport"); break;
-		case 'P': proto = ndp_num(optarg, 255, "proto"); break;
-		case 'q': quiet = true; break;
-		default: die("usage: see the comment at the top of ndp_pktgen.c");
+		case 'i':
+			dev = optarg;
+			break;
+		case 'c':
+			count = ndp_num(optarg, 100000000, "count");
+			break;
+		case 't':
+			timeout_ms = ndp_num(optarg, 3600000, "timeout-ms");
+			break;
+		case 'I':
+			idle_ms = ndp_num(optarg, 3600000, "idle-ms");
+			break;
+		case 'D':
+			dport = ndp_num(optarg, 65535, "dport");
+			break;
+		case 'P':
+			proto = ndp_num(optarg, 255, "proto");
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			die("usage: see the comment at the top of ndp_pktgen.c");
 		}
 	}
 
@@ -858,10 +894,16 @@ static int ndp_cmd_tcp_sink(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "6", opts, NULL)) != -1) {
 		switch (c) {
-		case '6': break;	/* a dual-stack socket takes both */
-		case 'p': port = ndp_num(optarg, 65535, "port"); break;
-		case 't': timeout_ms = ndp_num(optarg, 3600000, "timeout-ms"); break;
-		default: die("usage: ndp_pktgen tcp-sink --port N [--timeout-ms MS]");
+		case '6':	/* a dual-stack socket takes both */
+			break;
+		case 'p':
+			port = ndp_num(optarg, 65535, "port");
+			break;
+		case 't':
+			timeout_ms = ndp_num(optarg, 3600000, "timeout-ms");
+			break;
+		default:
+			die("usage: ndp_pktgen tcp-sink --port N [--timeout-ms MS]");
 		}
 	}
 	if (port < 0)

@@ -417,16 +417,35 @@ int main(int argc, char **argv)
 	optind = 2;
 	while ((c = getopt(argc, argv, "i:w:r:p:d:ac:t:g:")) != -1) {
 		switch (c) {
-		case 'i': ifname = optarg; break;
-		case 'w': wfile = optarg; break;
-		case 'r': rfile = optarg; break;
-		case 'p': proto = atoi(optarg); break;
-		case 'd': dir = optarg; break;
-		case 'a': all = true; break;
-		case 'c': count = atoi(optarg); break;
-		case 't': secs = atoi(optarg); break;
-		case 'g': gap = atoi(optarg); break;
-		default: usage();
+		case 'i':
+			ifname = optarg;
+			break;
+		case 'w':
+			wfile = optarg;
+			break;
+		case 'r':
+			rfile = optarg;
+			break;
+		case 'p':
+			proto = atoi(optarg);
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'c':
+			count = atoi(optarg);
+			break;
+		case 't':
+			secs = atoi(optarg);
+			break;
+		case 'g':
+			gap = atoi(optarg);
+			break;
+		default:
+			usage();
 		}
 	}
 	if (strcmp(dir, "in") && strcmp(dir, "out") && strcmp(dir, "any"))

@@ -1457,11 +1457,22 @@ static uint64_t xfer_parse_size(const char *s)
 	double v = strtod(s, &end);
 
 	switch (*end) {
-	case 'k': case 'K': v *= 1024; break;
-	case 'm': case 'M': v *= 1024 * 1024; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
-	case '\0': break;
-	default: die("bad size '%s'", s);
+	case 'k':
+	case 'K':
+		v *= 1024;
+		break;
+	case 'm':
+	case 'M':
+		v *= 1024 * 1024;
+		break;
+	case 'g':
+	case 'G':
+		v *= 1024.0 * 1024 * 1024;
+		break;
+	case '\0':
+		break;
+	default:
+		die("bad size '%s'", s);
 	}
 	return v;
 }
@@ -1492,22 +1503,53 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 			else
 				usage();
 			break;
-		case '4': opt.family = AF_INET; break;
-		case '6': opt.family = AF_INET6; break;
-		case 'P': opt.port = atoi(optarg); break;
-		case 's': opt.seed = strtoull(optarg, NULL, 0); break;
-		case 'T': opt.timeout_s = atoi(optarg); break;
-		case 'I': opt.idle_s = atoi(optarg); break;
-		case 'b': opt.bind = optarg; break;
-		case 'n': opt.conns = atoi(optarg); break;
-		case 'S': opt.send = xfer_parse_size(optarg); break;
-		case 'E': opt.expect = xfer_parse_size(optarg); break;
-		case 'L': opt.linger_s = atoi(optarg); break;
-		case 'H': opt.host = optarg; break;
-		case 'N': opt.netns = optarg; break;
-		case 'k': *key = atoi(optarg); break;
-		case 'd': *dir = optarg[0]; break;
-		default: usage();
+		case '4':
+			opt.family = AF_INET;
+			break;
+		case '6':
+			opt.family = AF_INET6;
+			break;
+		case 'P':
+			opt.port = atoi(optarg);
+			break;
+		case 's':
+			opt.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'T':
+			opt.timeout_s = atoi(optarg);
+			break;
+		case 'I':
+			opt.idle_s = atoi(optarg);
+			break;
+		case 'b':
+			opt.bind = optarg;
+			break;
+		case 'n':
+			opt.conns = atoi(optarg);
+			break;
+		case 'S':
+			opt.send = xfer_parse_size(optarg);
+			break;
+		case 'E':
+			opt.expect = xfer_parse_size(optarg);
+			break;
+		case 'L':
+			opt.linger_s = atoi(optarg);
+			break;
+		case 'H':
+			opt.host = optarg;
+			break;
+		case 'N':
+			opt.netns = optarg;
+			break;
+		case 'k':
+			*key = atoi(optarg);
+			break;
+		case 'd':
+			*dir = optarg[0];
+			break;
+		default:
+			usage();
 		}
 	}
 }
