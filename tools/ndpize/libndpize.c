@@ -274,7 +274,7 @@ int socket(int domain, int type, int protocol)
 		int flags = type & (SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		fd = real_socket(domain, SOCK_NDP | flags, 0);
-		ndpize_log("socket(%s, SOCK_STREAM) -> NDP fd %d%s%s",
+		ndpize_log("%s(%s, SOCK_STREAM) -> NDP fd %d%s%s", __func__,
 			   domain == AF_INET ? "AF_INET" : "AF_INET6", fd,
 			   fd < 0 ? ": " : "", fd < 0 ? strerror(errno) : "");
 		return fd;
@@ -292,7 +292,7 @@ int socket(int domain, int type, int protocol)
 		ndpize_cands[fd]->family = domain;
 	}
 	pthread_mutex_unlock(&ndpize_lock);
-	ndpize_log("socket fd %d: TCP until bind/connect decides", fd);
+	ndpize_log("%s fd %d: TCP until bind/connect decides", __func__, fd);
 	return fd;
 }
 
