@@ -90,9 +90,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* Wire format: mirrors include/net/ndp_wire.h (a kernel header). */
-enum { NDP_PKT_DATA = 1, NDP_PKT_ACK, NDP_PKT_NACK, NDP_PKT_PULL,
-       NDP_PKT_RST, NDP_PKT_MAX };
+enum {
+	NDP_PKT_DATA = 1,
+	NDP_PKT_ACK,
+	NDP_PKT_NACK,
+	NDP_PKT_PULL,
+	NDP_PKT_RST,
+	NDP_PKT_MAX
+};
 
 #define NDP_F_SYN	0x0001
 #define NDP_F_LAST	0x0002
@@ -306,10 +314,10 @@ static uint16_t ndp_parse_flags(char *s)
 	size_t i;
 
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < sizeof(ndp_flag_names) / sizeof(ndp_flag_names[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(ndp_flag_names); i++)
 			if (!strcmp(tok, ndp_flag_names[i].name))
 				break;
-		if (i == sizeof(ndp_flag_names) / sizeof(ndp_flag_names[0]))
+		if (i == ARRAY_SIZE(ndp_flag_names))
 			die("unknown flag '%s'", tok);
 		flags |= ndp_flag_names[i].bit;
 	}
@@ -627,7 +635,7 @@ static void ndp_flags_str(uint16_t flags, char *buf, size_t len)
 	size_t i, off = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(ndp_flag_names) / sizeof(ndp_flag_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ndp_flag_names); i++)
 		if (flags & ndp_flag_names[i].bit)
 			off += snprintf(buf + off, len - off, "%s%s",
 					off ? "," : "", ndp_flag_names[i].name);
@@ -742,17 +750,18 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	inet_ntop(family, src, srcs, sizeof(srcs));
 	inet_ntop(family, dst, dsts, sizeof(dsts));
 	ndp_flags_str(flags, fl, sizeof(fl));
-	printf("pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld detours=%u\n",
-	       st->pkts,
-	       nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
-	       ndp_type_names[nh->type] : "unknown",
-	       psn, ntohs(nh->source), ntohs(nh->dest), fl, ntohl(nh->prio),
-	       ntohs(nh->paylen), plen, nh->doff,
-	       !ook ? "BAD" : hlen > NDP_HDR_LEN ? "ok" : "-",
-	       hok ? "ok" : "BAD",
-	       check_payload ? (pok ? "ok" : "BAD") : "-",
-	       lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts),
-	       nh->detours);
+	fprintf(stdout,
+		"pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld detours=%u\n",
+		st->pkts,
+		nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
+		ndp_type_names[nh->type] : "unknown",
+		psn, ntohs(nh->source), ntohs(nh->dest), fl, ntohl(nh->prio),
+		ntohs(nh->paylen), plen, nh->doff,
+		!ook ? "BAD" : hlen > NDP_HDR_LEN ? "ok" : "-",
+		hok ? "ok" : "BAD",
+		check_payload ? (pok ? "ok" : "BAD") : "-",
+		lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts),
+		nh->detours);
 	fflush(stdout);
 	return true;
 }
@@ -864,10 +873,11 @@ static int ndp_cmd_recv(int argc, char **argv)
 		ndp_rx_one(buf, n, proto, dport, quiet, &ts, &st);
 	}
 
-	printf("summary pkts=%lu data=%lu trimmed=%lu ctrl=%lu rts=%lu bad_hcsum=%lu bad_pcsum=%lu bad_len=%lu bad_opts=%lu reordered=%lu bytes=%llu span_us=%lld\n",
-	       st.pkts, st.data, st.trimmed, st.ctrl, st.rts, st.bad_hcsum,
-	       st.bad_pcsum, st.bad_len, st.bad_opts, st.reordered, st.bytes,
-	       st.pkts ? ts_us(&st.first, &st.last) : 0LL);
+	fprintf(stdout,
+		"summary pkts=%lu data=%lu trimmed=%lu ctrl=%lu rts=%lu bad_hcsum=%lu bad_pcsum=%lu bad_len=%lu bad_opts=%lu reordered=%lu bytes=%llu span_us=%lld\n",
+		st.pkts, st.data, st.trimmed, st.ctrl, st.rts, st.bad_hcsum,
+		st.bad_pcsum, st.bad_len, st.bad_opts, st.reordered, st.bytes,
+		st.pkts ? ts_us(&st.first, &st.last) : 0LL);
 	close(fd);
 	if (st.bad_hcsum || st.bad_pcsum || st.bad_len || st.bad_opts ||
 	    st.pkts < count)
