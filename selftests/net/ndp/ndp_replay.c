@@ -33,6 +33,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +47,8 @@
 
 #define REPLAY_SNAP	65536
 
-static volatile sig_atomic_t replay_stop;
+/* Lock-free, so a signal handler may set it (C11 7.14.1.1). */
+static atomic_int replay_stop;
 
 static void replay_on_signal(int sig)
 {
@@ -76,6 +78,7 @@ struct replay_ndphdr {
 	uint16_t nsenders;
 	uint16_t reserved;
 };
+
 _Static_assert(sizeof(struct replay_ndphdr) == 40, "NDP header is 40 bytes");
 
 #define REPLAY_NDP_DATA		1
@@ -183,7 +186,8 @@ static void replay_fix_tcp_csum(uint8_t *f, const struct replay_pkt *p)
 
 	if (p->l4len < 20)
 		return;
-	l4[16] = l4[17] = 0;
+	l4[16] = 0;
+	l4[17] = 0;
 	if (p->family == AF_INET)
 		s = replay_sum(s, l4 - (l4[-20] & 0x0f) * 4 + 12, 8);
 	else
@@ -296,7 +300,8 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 		gettimeofday(&tv, NULL);
 		rec.ts_sec = tv.tv_sec;
 		rec.ts_usec = tv.tv_usec;
-		rec.incl_len = rec.orig_len = n;
+		rec.incl_len = n;
+		rec.orig_len = n;
 		fwrite(&rec, sizeof(rec), 1, out);
 		fwrite(frame, n, 1, out);
 		saved++;
