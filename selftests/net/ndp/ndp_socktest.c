@@ -33,7 +33,7 @@ static const struct combo combos[] = {
 	{ AF_INET6, SOCK_STREAM, IPPROTO_NDP, "AF_INET6 SOCK_STREAM IPPROTO_NDP" },
 };
 
-#define NCOMBOS (sizeof(combos) / sizeof(combos[0]))
+#define NCOMBOS ARRAY_SIZE(combos)
 
 static void check_combo(const struct combo *c, int flags, const char *fname)
 {

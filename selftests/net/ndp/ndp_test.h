@@ -13,6 +13,8 @@
 #define KSFT_FAIL	1
 #define KSFT_SKIP	4
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static int ndp_test_n, ndp_test_nfail;
 
 static inline void ndp_test_plan(int n)

@@ -54,6 +54,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -209,6 +210,8 @@ static int xfer_socket(int family)
 static socklen_t xfer_addr(struct sockaddr_storage *ss, const char *host,
 			   int port)
 {
+	struct sockaddr_in6 *sin6;
+
 	memset(ss, 0, sizeof(*ss));
 	if (opt.family == AF_INET) {
 		struct sockaddr_in *sin = (void *)ss;
@@ -220,17 +223,15 @@ static socklen_t xfer_addr(struct sockaddr_storage *ss, const char *host,
 		else if (inet_pton(AF_INET, host, &sin->sin_addr) != 1)
 			die("bad IPv4 address '%s'", host);
 		return sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (void *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(port);
-		if (!host)
-			sin6->sin6_addr = in6addr_any;
-		else if (inet_pton(AF_INET6, host, &sin6->sin6_addr) != 1)
-			die("bad IPv6 address '%s'", host);
-		return sizeof(*sin6);
 	}
+	sin6 = (void *)ss;
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons(port);
+	if (!host)
+		sin6->sin6_addr = in6addr_any;
+	else if (inet_pton(AF_INET6, host, &sin6->sin6_addr) != 1)
+		die("bad IPv6 address '%s'", host);
+	return sizeof(*sin6);
 }
 
 static int xfer_port_of(const struct sockaddr_storage *ss)
@@ -732,7 +733,8 @@ static bool xfer_pair_open(struct xfer_pair *p)
 	char b;
 
 	memset(p, 0, sizeof(*p));
-	p->c = p->s = -1;
+	p->c = -1;
+	p->s = -1;
 	p->lfd = xfer_listen(opt.netns, xfer_probe_host(), 0, 16, &p->port);
 	p->srvlen = xfer_addr(&p->srv, xfer_probe_host(), p->port);
 	p->c = xfer_socket(opt.family);
@@ -772,7 +774,9 @@ static void xfer_pair_close(struct xfer_pair *p)
 		close(p->s);
 	if (p->lfd >= 0)
 		close(p->lfd);
-	p->c = p->s = p->lfd = -1;
+	p->c = -1;
+	p->s = -1;
+	p->lfd = -1;
 }
 
 /* Drain @fd without blocking; returns bytes read, -1 on error. */
@@ -868,8 +872,8 @@ static void probe_eagain(void)
 		}
 		sent += n;
 	}
-	ndp_test_expect(eagain, "eagain: non-blocking send to a non-reading peer "
-			"hits EAGAIN (after %llu bytes, last %s)",
+	ndp_test_expect(eagain,
+			"eagain: non-blocking send to a non-reading peer hits EAGAIN (after %llu bytes, last %s)",
 			(unsigned long long)sent, errname(eagain ? EAGAIN : errno));
 	if (!eagain)
 		goto out;
@@ -911,9 +915,8 @@ static void probe_eagain(void)
 	}
 	while ((n = recv(p.s, rxbuf, sizeof(rxbuf), 0)) > 0)
 		got += n;
-	ndp_test_expect(got == sent, "eagain: the reader gets every byte "
-			"(%llu of %llu)", (unsigned long long)got,
-			(unsigned long long)sent);
+	ndp_test_expect(got == sent, "eagain: the reader gets every byte (%llu of %llu)",
+			(unsigned long long)got, (unsigned long long)sent);
 out:
 	xfer_pair_close(&p);
 }
@@ -973,9 +976,8 @@ static void probe_rcvtimeo(void)
 	e = errno;
 	dt = now_s() - t0;
 	ndp_test_expect(r < 0 && (e == EAGAIN || e == EWOULDBLOCK) && dt >= 0.25,
-			"rcvtimeo: blocking recv with SO_RCVTIMEO 300 ms fails "
-			"with EAGAIN after %.0f ms (%d %s)", dt * 1000, r,
-			r < 0 ? errname(e) : "");
+			"rcvtimeo: blocking recv with SO_RCVTIMEO 300 ms fails with EAGAIN after %.0f ms (%d %s)",
+			dt * 1000, r, r < 0 ? errname(e) : "");
 	/* The socket is still usable after the timeout. */
 	send(p.s, "z", 1, MSG_NOSIGNAL);
 	tv.tv_sec = 10;
@@ -1021,8 +1023,7 @@ static void probe_sndtimeo(void)
 		}
 	}
 	ndp_test_expect(n < 0 && e == EAGAIN && dt >= 0.25,
-			"sndtimeo: blocking send to a non-reading peer times out "
-			"with EAGAIN or a short write after %.0f ms (%llu bytes, %s)",
+			"sndtimeo: blocking send to a non-reading peer times out with EAGAIN or a short write after %.0f ms (%llu bytes, %s)",
 			dt * 1000, (unsigned long long)sent, errname(e));
 out:
 	xfer_pair_close(&p);
@@ -1039,16 +1040,16 @@ static void probe_addrinuse(void)
 	len = xfer_addr(&ss, xfer_probe_host(), port);
 	r = bind(fd, (struct sockaddr *)&ss, len);
 	ndp_test_expect(r < 0 && errno == EADDRINUSE,
-			"addrinuse: second bind to a listening port fails with "
-			"EADDRINUSE (%s)", r ? errname(errno) : "bound");
+			"addrinuse: second bind to a listening port fails with EADDRINUSE (%s)",
+			r ? errname(errno) : "bound");
 	close(fd);
 	/* Wildcard bind on the same port collides as well. */
 	fd = xfer_socket_in(opt.netns, opt.family);
 	len = xfer_addr(&ss, NULL, port);
 	r = bind(fd, (struct sockaddr *)&ss, len);
 	ndp_test_expect(r < 0 && errno == EADDRINUSE,
-			"addrinuse: wildcard bind to that port fails with "
-			"EADDRINUSE (%s)", r ? errname(errno) : "bound");
+			"addrinuse: wildcard bind to that port fails with EADDRINUSE (%s)",
+			r ? errname(errno) : "bound");
 	close(fd);
 	close(lfd);
 	/* Once closed, the port is free again. */
@@ -1088,7 +1089,8 @@ static void probe_notconn(void)
 	close(fd);
 }
 
-static volatile sig_atomic_t sigpipes;
+/* Lock-free, so the signal handler may count in it (C11 7.14.1.1). */
+static atomic_int sigpipes;
 
 static void xfer_on_sigpipe(int sig)
 {
@@ -1123,8 +1125,7 @@ static void probe_epipe(void)
 		usleep(20000);
 	}
 	ndp_test_expect(last == EPIPE && sigpipes > 0,
-			"epipe: send after the peer closed fails with EPIPE and "
-			"raises SIGPIPE (first error %s, last %s, %d signals)",
+			"epipe: send after the peer closed fails with EPIPE and raises SIGPIPE (first error %s, last %s, %d signals)",
 			errname(first), errname(last), (int)sigpipes);
 	before = sigpipes;
 	r = send(p.c, "data", 4, MSG_NOSIGNAL);
@@ -1217,8 +1218,8 @@ static void probe_waitall(void)
 	pthread_join(th, NULL);
 	ndp_test_expect(r == (ssize_t)sizeof(a.data) &&
 			!memcmp(rxbuf, a.data, sizeof(a.data)),
-			"waitall: MSG_WAITALL returns all 4000 bytes sent in 4 "
-			"spaced writes (%zd)", r);
+			"waitall: MSG_WAITALL returns all 4000 bytes sent in 4 spaced writes (%zd)",
+			r);
 	/* MSG_WAITALL returns short at EOF. */
 	send(p.s, a.data, 100, MSG_NOSIGNAL);
 	shutdown(p.s, SHUT_WR);
@@ -1380,7 +1381,7 @@ static int xfer_probe(const char *name)
 	printf("TAP version 13\n");
 	printf("# %s over %s, IPv%d\n", name, opt.ndp ? "ndp" : "tcp",
 	       opt.family == AF_INET ? 4 : 6);
-	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		if (strcmp(name, "all") && strcmp(name, probes[i].name))
 			continue;
 		found = true;
@@ -1409,8 +1410,8 @@ static int xfer_selftest(void)
 	char hex[SHA256_HEX_LEN];
 	size_t i, j;
 
-	ndp_test_plan(sizeof(kat) / sizeof(kat[0]) + 1);
-	for (i = 0; i < sizeof(kat) / sizeof(kat[0]); i++) {
+	ndp_test_plan(ARRAY_SIZE(kat) + 1);
+	for (i = 0; i < ARRAY_SIZE(kat); i++) {
 		sha256_init(&c);
 		/* byte by byte, to exercise the partial-block path */
 		for (j = 0; kat[i].in[j]; j++)
@@ -1419,6 +1420,8 @@ static int xfer_selftest(void)
 		ndp_test_expect(!strcmp(hex, kat[i].out), "sha256 of \"%s\"", kat[i].in);
 	}
 	{	/* one million 'a' */
+		static const char out[] =
+			"cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
 		static uint8_t a[1000];
 
 		memset(a, 'a', sizeof(a));
@@ -1426,8 +1429,7 @@ static int xfer_selftest(void)
 		for (j = 0; j < 1000; j++)
 			sha256_update(&c, a, sizeof(a));
 		sha256_final_hex(&c, hex);
-		ndp_test_expect(!strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
-				"sha256 of a million 'a'");
+		ndp_test_expect(!strcmp(hex, out), "sha256 of a million 'a'");
 	}
 	return ndp_test_done();
 }
