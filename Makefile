@@ -7,6 +7,7 @@
 #   make KDIR=<tree>     modules against any other kernel tree or headers
 #   make W=1             extra compiler warnings (must stay clean)
 #   make check           W=1 build, sparse and checkpatch --strict
+#                        (kernel and user-space C)
 #   make tools           user-space tools and selftest helpers
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
@@ -38,6 +39,10 @@ export CONFIG_NDP_KUNIT_TEST := m
 endif
 
 SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null)
+# The user-space C (tools, selftest helpers) for checkpatch; not the
+# generated (*.mod.c, the YNL copy in selftests/net/ndp/ynl/).
+USER_SOURCES := $(shell find tools selftests -name '*.[ch]' ! -name '*.mod.c' \
+		! -path 'selftests/net/ndp/ynl/*' 2>/dev/null | sort)
 
 .PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz \
 	install uninstall install-modules uninstall-modules clean-modules \
@@ -74,8 +79,10 @@ sparse:
 netlink-gen:
 	tools/ynl-gen
 
+# Kernel and user-space code alike (scripts/checkpatch: the three checks
+# that do not apply to user space).
 checkpatch:
-	scripts/checkpatch $(SOURCES)
+	scripts/checkpatch $(SOURCES) $(USER_SOURCES)
 
 # Man pages: groff warnings (through man, as a reader sees them).
 man-check:
