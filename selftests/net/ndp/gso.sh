@@ -188,8 +188,10 @@ switch()
 	for i in t1 t2 tr; do
 		ip netns exec "$ns_sw" ethtool -K "$i" gro on || return 1
 	done
-	ip netns exec "$ns_sw" tc qdisc add dev tr root ndp limit 4 rate 100mbit || return 1
-	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=100
+	# 10 Mbit/s: even the debug kernel's senders overflow the port (at
+	# 100 Mbit/s it trimmed nothing there, and this phase is about trimming).
+	ip netns exec "$ns_sw" tc qdisc add dev tr root ndp limit 4 rate 10mbit || return 1
+	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=10
 	ip netns exec "$ns_sw" ethtool -k tr | grep -E '^generic-receive-offload:' | sed 's/^/# tr /'
 }
 incast()
