@@ -38,6 +38,35 @@ ndp_register_net_sysctl(struct net *net, const char *path,
 }
 
 /*
+ * A UDP tunnel's encap_err_rcv got the offset of the quoted UDP header
+ * until 6.2, then UDP's errno, port, info and a pointer behind that
+ * header.  @name calls @fn(sk, skb, offset of the quoted UDP header from
+ * skb->data) on either.
+ */
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
+#define NDP_ENCAP_ERR_RCV(name, fn)					\
+static void name(struct sock *sk, struct sk_buff *skb, int err,	\
+		 __be16 port, u32 info, u8 *payload)			\
+{									\
+	fn(sk, skb, payload - skb->data - sizeof(struct udphdr));	\
+}
+#else
+#define NDP_ENCAP_ERR_RCV(name, fn)					\
+static void name(struct sock *sk, struct sk_buff *skb,			\
+		 unsigned int udp_offset)				\
+{									\
+	fn(sk, skb, udp_offset);					\
+}
+#endif
+
+/* Sysctl handlers take a const table since 6.11. */
+#if KERNEL_VERSION(6, 11, 0) <= LINUX_VERSION_CODE
+#define NDP_CTL_TABLE	const struct ctl_table
+#else
+#define NDP_CTL_TABLE	struct ctl_table
+#endif
+
+/*
  * struct proto gained ipv6_pinfo_offset in 6.6; before, the ipv6_pinfo
  * had to be the last member of the socket object, which NDP keeps anyway.
  */

@@ -37,6 +37,7 @@ static unsigned int ndp_dscp_max = 63;
 static unsigned int ndp_spray_max = NDP_SPRAY_PATHS_MAX;
 static unsigned int ndp_dasr_idle_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_dasr_peers_max = 1 << 20;
+static unsigned int ndp_udp_port_max = 65535;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -69,6 +70,27 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	/* Dart's idle timeout; the table holds this many peers at most. */
 	nn->dasr_idle_ms = 2 * MSEC_PER_SEC;
 	nn->dasr_max_peers = 4096;
+}
+
+/*
+ * net.ndp.udp_port: a value in range is taken only if its tunnel sockets
+ * open (encap.c); otherwise the write fails with their error (EADDRINUSE,
+ * or EOPNOTSUPP where the kernel has no UDP tunnels) and nothing changes.
+ */
+static int ndp_ctrl_udp_port(NDP_CTL_TABLE *table, int write, void *buffer,
+			     size_t *lenp, loff_t *ppos)
+{
+	struct ndp_net *nn = container_of((u32 *)table->data, struct ndp_net,
+					  udp_port);
+	struct ctl_table tmp = *table;
+	u32 val = READ_ONCE(nn->udp_port);
+	int err;
+
+	tmp.data = &val;
+	err = proc_douintvec_minmax(&tmp, write, buffer, lenp, ppos);
+	if (err || !write)
+		return err;
+	return ndp_encap_set_port(nn->net, val);
 }
 
 /* .data holds the offset into struct ndp_net; fixed up per namespace. */
@@ -106,8 +128,30 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("detour_mark", detour_mark, SYSCTL_ZERO, &ndp_iw_max),
 	NDP_SYSCTL("dasr_idle_ms", dasr_idle_ms, SYSCTL_ZERO, &ndp_dasr_idle_max),
 	NDP_SYSCTL("dasr_max_peers", dasr_max_peers, SYSCTL_ONE, &ndp_dasr_peers_max),
+	/* Opens the tunnel sockets: ndp_ctrl_udp_port(). */
+	{
+		.procname	= "udp_port",
+		.data		= (void *)offsetof(struct ndp_net, udp_port),
+		.maxlen		= sizeof(u32),
+		.mode		= 0644,
+		.proc_handler	= ndp_ctrl_udp_port,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &ndp_udp_port_max,
+	},
 	{ }
 };
+
+/*
+ * Write of a knob by netlink (NDP_CMD_PARAM_SET), bounds checked by the
+ * caller: udp_port opens its sockets, the others are plain values.
+ */
+int ndp_ctrl_param_write(struct net *net, const struct ndp_param *p, u32 val)
+{
+	if (p->offset == offsetof(struct ndp_net, udp_port))
+		return ndp_encap_set_port(net, val);
+	WRITE_ONCE(*(u32 *)((char *)ndp_pernet(net) + p->offset), val);
+	return 0;
+}
 
 /*
  * The knobs as netlink sees them (NDP_CMD_PARAM_*): same names, same

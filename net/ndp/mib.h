@@ -157,6 +157,10 @@ enum ndp_mib_field {
 	 * full (net.ndp.dasr_max_peers) or out of memory
 	 */
 	NDP_MIB_DASRPEERSFULL,
+	/* EncapInPkts: NDP packets received in UDP (net.ndp.udp_port) */
+	NDP_MIB_ENCAPINPKTS,
+	/* EncapOutPkts: NDP packets sent in UDP (net.ndp.udp_port) */
+	NDP_MIB_ENCAPOUTPKTS,
 	NDP_MIB_MAX
 };
 

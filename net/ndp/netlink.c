@@ -449,7 +449,6 @@ int ndp_nl_param_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 int ndp_nl_param_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
 	struct ndp_param prm;
 	u32 val;
 	int err;
@@ -465,8 +464,11 @@ int ndp_nl_param_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "value out of the parameter's range (see param show)");
 		return -ERANGE;
 	}
-	WRITE_ONCE(*(u32 *)((char *)nn + prm.offset), val);
-	return 0;
+	err = ndp_ctrl_param_write(genl_info_net(info), &prm, val);
+	if (err)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NDP_A_PARAM_VALUE],
+				    "cannot use this value now (udp_port: port in use?)");
+	return err;
 }
 
 /* ---------------------------------------------------------------------- */

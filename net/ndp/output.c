@@ -122,6 +122,10 @@ u32 ndp_mss_for(struct sock *sk, u32 mtu)
 	u32 iph = sk->sk_family == AF_INET ? sizeof(struct iphdr) :
 					     sizeof(struct ipv6hdr);
 
+	/* Carried in UDP (encap.c) when the connection's packets are cut. */
+	if (READ_ONCE(ndp_pernet(sock_net(sk))->udp_port))
+		iph += sizeof(struct udphdr);
+
 	if (mtu < iph + NDP_HDR_LEN + 64)
 		return 64;
 	return min_t(u32, mtu - iph - NDP_HDR_LEN, U16_MAX);
@@ -310,7 +314,7 @@ static bool ndp_is_ctrl(const struct ndphdr *nh)
 
 /* IPv6 packet of no socket (ndp_send_reply()), route already set. */
 static int ndp_xmit_v6_nosk(struct net *net, const struct ndp_flow *fl,
-			    u8 tclass, struct sk_buff *skb)
+			    u8 tclass, u8 proto, struct sk_buff *skb)
 {
 	struct ipv6hdr *ip6h;
 
@@ -319,7 +323,7 @@ static int ndp_xmit_v6_nosk(struct net *net, const struct ndp_flow *fl,
 	ip6h = ipv6_hdr(skb);
 	ip6_flow_hdr(ip6h, tclass, 0);
 	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
-	ip6h->nexthdr = ndp_ipproto;
+	ip6h->nexthdr = proto;
 	ip6h->hop_limit = ip6_dst_hoplimit(skb_dst(skb));
 	ip6h->saddr = fl->laddr;
 	ip6h->daddr = fl->raddr;
@@ -329,16 +333,18 @@ static int ndp_xmit_v6_nosk(struct net *net, const struct ndp_flow *fl,
 
 /*
  * Hand one packet whose NDP header is at skb->data to IPv4 or IPv6 on
- * route @dst (a reference the packet takes over).  @sk may be NULL (a
- * reply without a socket).
+ * route @dst (a reference the packet takes over), in UDP to port @encap
+ * if not 0 (encap.c; never a super-packet).  @sk may be NULL (a reply
+ * without a socket).
  */
 static int ndp_xmit_dst(struct net *net, struct sock *sk,
 			const struct ndp_flow *fl, u32 mark,
-			struct dst_entry *dst, struct sk_buff *skb)
+			struct dst_entry *dst, struct sk_buff *skb, u16 encap)
 {
 	struct ndphdr *nh = ndp_hdr(skb);
 	bool ctrl = ndp_is_ctrl(nh);
 	u32 segs = 1, len = skb->len;
+	u8 proto = ndp_ipproto;
 
 	trace_ndp_send_pkt(&fl->laddr, &fl->raddr, nh, skb->len);
 	/*
@@ -357,6 +363,24 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	if (sk)
 		skb->priority = READ_ONCE(sk->sk_priority);
 	skb_dst_set(skb, dst);
+	/* The NDP header checksum is that of native NDP (encap.c). */
+	if (fl->family == AF_INET)
+		ndp_v4_hdr_csum_set(nh, fl->laddr.s6_addr32[3],
+				    fl->raddr.s6_addr32[3], ndp_ipproto);
+	else
+		ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
+	if (encap) {
+		if (skb_cow_head(skb, sizeof(struct udphdr) +
+				 sizeof(struct ipv6hdr) + LL_MAX_HEADER)) {
+			kfree_skb(skb);
+			return -ENOBUFS;
+		}
+		ndp_encap_push(skb, fl->encap_sport ?: ndp_encap_sport(fl),
+			       htons(encap));
+		proto = IPPROTO_UDP;
+		len = skb->len;
+		NDP_INC_STATS(net, NDP_MIB_ENCAPOUTPKTS);
+	}
 	if (fl->family == AF_INET) {
 		__be32 saddr = fl->laddr.s6_addr32[3];
 		__be32 daddr = fl->raddr.s6_addr32[3];
@@ -368,7 +392,6 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 			ttl = READ_ONCE(inet_sk(sk)->uc_ttl);
 			tos = READ_ONCE(inet_sk(sk)->tos);
 		}
-		ndp_v4_hdr_csum_set(nh, saddr, daddr, ndp_ipproto);
 		skb_push(skb, sizeof(*iph));
 		skb_reset_network_header(skb);
 		iph = ip_hdr(skb);
@@ -388,14 +411,13 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 			iph->frag_off = htons(IP_DF);
 		}
 		iph->ttl = ttl < 0 ? ip4_dst_hoplimit(dst) : ttl;
-		iph->protocol = ndp_ipproto;
+		iph->protocol = proto;
 		iph->saddr = saddr;
 		iph->daddr = daddr;
 		ip_select_ident_segs(net, skb, sk, segs);
 		skb->protocol = htons(ETH_P_IP);
 		return ip_local_out(net, sk, skb);
 	}
-	ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
 	/* Queued before the path MTU shrank: IPv6 fragments it, as IPv4. */
 	if (len + sizeof(struct ipv6hdr) > dst_mtu(dst)) {
 		skb->ignore_df = 1;
@@ -405,13 +427,14 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 		struct flowi6 fl6;
 
 		ndp_flowi6(&fl6, fl, mark, dst->dev->ifindex);
+		fl6.flowi6_proto = proto;	/* ip6_xmit()'s next header */
 		/* Hop limit from IPV6_UNICAST_HOPS (or the route). */
 		return ip6_xmit(sk, skb, &fl6, mark, NULL,
 				ndp_pkt_tos(net, READ_ONCE(inet6_sk(sk)->tclass),
 					    ctrl),
 				skb->priority);
 	}
-	return ndp_xmit_v6_nosk(net, fl, ndp_pkt_tos(net, 0, ctrl), skb);
+	return ndp_xmit_v6_nosk(net, fl, ndp_pkt_tos(net, 0, ctrl), proto, skb);
 }
 
 /*
@@ -516,7 +539,8 @@ static bool ndp_gso_can_add(const struct sk_buff *head, u8 path, u32 mss,
  * packet and the device's gso_max_size and gso_max_segs.
  */
 static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
-			  struct sk_buff *head, struct sk_buff_head *xmitq)
+			  struct sk_buff *head, struct sk_buff_head *xmitq,
+			  u16 encap)
 {
 	struct ndphdr *h = ndp_hdr(head);
 	struct net_device *dev = dst->dev;
@@ -528,6 +552,9 @@ static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 	/* A device with remote checksum offload would take the super-packet
 	 * for one of its UDP tunnel frames (offload.c): none does today.
 	 */
+	/* Carried in UDP (encap.c): one packet at a time. */
+	if (encap)
+		return;
 	if ((dev->features & (NETIF_F_GSO | NETIF_F_SG |
 			      NETIF_F_GSO_TUNNEL_REMCSUM)) !=
 	    (NETIF_F_GSO | NETIF_F_SG) || dst_xfrm(dst))
@@ -590,6 +617,7 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(xmitq))) {
+		u16 encap = READ_ONCE(ndp_pernet(net)->udp_port);
 		const struct ndp_flow *fl = &nsk->flow;
 		struct ndphdr *nh = ndp_hdr(skb);
 		u32 mark = READ_ONCE(sk->sk_mark);
@@ -606,10 +634,12 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 				fl = &pfl;
 		}
 		/*
-		 * A flow label steers in the fabric's switches, not here:
-		 * its packets leave by the connection's own route.
+		 * A flow label or a UDP entropy port steers in the fabric's
+		 * switches, not here: its packets leave by the connection's
+		 * own route.
 		 */
-		if (nh->type == NDP_PKT_DATA && nh->path && !fl->flowlabel)
+		if (nh->type == NDP_PKT_DATA && nh->path && !fl->flowlabel &&
+		    !fl->encap_sport)
 			dst = ndp_dst_steered(sk, fl, mark, nh->path);
 		else
 			dst = ndp_dst_plain(sk, fl, mark);
@@ -618,10 +648,10 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 			continue;	/* as if lost */
 		}
 		if (nh->type == NDP_PKT_DATA) {
-			ndp_gso_batch(sk, dst, path, skb, xmitq);
+			ndp_gso_batch(sk, dst, path, skb, xmitq, encap);
 			skb_set_owner_w(skb, sk);
 		}
-		ndp_xmit_dst(net, sk, fl, mark, dst, skb);
+		ndp_xmit_dst(net, sk, fl, mark, dst, skb, encap);
 	}
 }
 
@@ -698,7 +728,8 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 		return;
 	}
-	ndp_xmit_dst(net, NULL, fl, 0, dst, skb);
+	ndp_xmit_dst(net, NULL, fl, 0, dst, skb,
+		     READ_ONCE(ndp_pernet(net)->udp_port));
 }
 
 /*

@@ -23,6 +23,15 @@
  * it).  Without paths for the peer everything takes path 0, exactly as
  * without multipath.
  *
+ * Sprayed paths are discovered, not configured: with no configured path
+ * for its peer and net.ndp.spray_paths >= 2, a connection makes that many
+ * paths of its own (ndp_path_spray_start()), each with a random IPv6 flow
+ * label (IPv6) and a random UDP source port (used when NDP is carried in
+ * UDP, encap.c, IPv4 and IPv6), so that switches hashing the label or the
+ * ports spread its packets over their equal-cost next hops.  These paths
+ * keep per-connection scoreboards, and its SYN packets are sprayed too:
+ * the peer's address is the same on every path.
+ *
  * Scoreboard: per path and per namespace (all connections through a path
  * share its board), counts of ACKs, NACKs, returned-to-sender headers
  * (RTS) and packets resent by the retransmission timer (RTO), as atomics
@@ -180,7 +189,21 @@ static bool ndp_path_configured(struct sock *sk)
 }
 
 /*
- * Give @sk its flow-label paths if it should have them (see the top of
+ * Whether @sk's connection can spray without configured paths: IPv6 by
+ * flow labels, either family by UDP source ports when NDP is carried in
+ * UDP (encap.c).
+ */
+static bool ndp_path_can_spray(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+
+	return READ_ONCE(nn->spray_paths) >= 2 &&
+	       (ndp_sk(sk)->flow.family == AF_INET6 ||
+		READ_ONCE(nn->udp_port));
+}
+
+/*
+ * Give @sk its sprayed paths if it should have them (see the top of
  * the file); whether it has them.  Socket lock held, RCU held.
  */
 static bool ndp_path_spray_start(struct sock *sk)
@@ -192,7 +215,7 @@ static bool ndp_path_spray_start(struct sock *sk)
 
 	if (nsk->spray)
 		return true;
-	if (n < 2 || nsk->flow.family != AF_INET6 || ndp_path_configured(sk))
+	if (!ndp_path_can_spray(sk) || ndp_path_configured(sk))
 		return false;
 	n = min_t(u32, n, NDP_SPRAY_PATHS_MAX);
 	s = kzalloc(struct_size(s, path, n), GFP_ATOMIC | __GFP_NOWARN);
@@ -202,18 +225,23 @@ static bool ndp_path_spray_start(struct sock *sk)
 	s->n = n;
 	for (i = 0; i < n; i++) {
 		struct ndp_path *p = &s->path[i];
-		__be32 label;
+		__be32 label = 0;
+		__be16 sport;
 
 again:
-		label = htonl(get_random_u32_below(NDP_FLOWLABEL_MAX) + 1);
+		if (nsk->flow.family == AF_INET6)
+			label = htonl(get_random_u32_below(NDP_FLOWLABEL_MAX) + 1);
+		sport = ndp_encap_sport_random();
 		for (j = 0; j < i; j++)
-			if (s->path[j].flowlabel == label)
+			if ((label && s->path[j].flowlabel == label) ||
+			    s->path[j].encap_sport == sport)
 				goto again;
 		p->id = i + 1;
-		p->family = AF_INET6;
+		p->family = nsk->flow.family;
 		p->dst = nsk->flow.raddr;
 		p->dst_plen = 128;
 		p->flowlabel = label;
+		p->encap_sport = sport;
 		p->decay_stamp = jiffies;
 		list_add_tail(&p->node, &s->head);
 	}
@@ -235,7 +263,7 @@ void ndp_path_spray_free(struct sock *sk)
  * ndp_path_pick() - the path for the next DATA packet of a connection
  * @sk: the sender, locked.
  * @avoid: path id the packet took last time (a retransmission), else 0.
- * @syn: the packet carries SYN: only a flow-label path may be used.
+ * @syn: the packet carries SYN: only a sprayed path may be used.
  *
  * Return: a path id, or 0 for the plain route (no usable path applies).
  * @avoid is returned only when it is the only usable path.
@@ -247,8 +275,7 @@ u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn)
 	u8 *r = nsk->mp_round;
 	u8 id = 0;
 
-	if (list_empty(&nn->paths) && !nsk->spray &&
-	    (READ_ONCE(nn->spray_paths) < 2 || sk->sk_family != AF_INET6)) {
+	if (list_empty(&nn->paths) && !nsk->spray && !ndp_path_can_spray(sk)) {
 		nsk->mp_len = 0;
 		return 0;
 	}
@@ -315,6 +342,7 @@ bool ndp_path_steer(struct sock *sk, u8 id, const struct ndp_flow *fl,
 	if (p && p->family == fl->family) {
 		*out = *fl;
 		out->flowlabel = p->flowlabel;
+		out->encap_sport = p->encap_sport;
 		if (!ipv6_addr_any(&p->via_dst))
 			out->raddr = p->via_dst;
 		if (!ipv6_addr_any(&p->via_src))

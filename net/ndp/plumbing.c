@@ -74,9 +74,6 @@ static enum skb_drop_reason ndp_rcv_hdr(struct sk_buff *skb)
 	return SKB_NOT_DROPPED_YET;
 }
 
-static int ndp_v4_rcv(struct sk_buff *skb);
-static int ndp_v6_rcv(struct sk_buff *skb);
-
 /*
  * A super-packet (offload.c) reached us: no device we know passes one
  * on, but a module may.  Check its header, cut it into its packets and
@@ -122,7 +119,8 @@ bad:
 	return 0;
 }
 
-static int ndp_v4_rcv(struct sk_buff *skb)
+/* IPv4 receive handler; also of NDP carried in UDP (encap.c). */
+int ndp_v4_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	enum skb_drop_reason reason;
@@ -146,7 +144,7 @@ static int ndp_v4_rcv(struct sk_buff *skb)
 	    ipv4_is_multicast(iph->saddr) || ipv4_is_lbcast(iph->saddr) ||
 	    ipv4_is_zeronet(iph->saddr))
 		goto bad;
-	if (!ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr, iph->protocol)) {
+	if (!ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr, ndp_ipproto)) {
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
 		reason = SKB_DROP_REASON_SKB_CSUM;
 		goto bad;
@@ -165,18 +163,33 @@ bad:
 	return 0;
 }
 
-/*
- * An ICMP error quoting a packet of ours: @q is the quoted NDP header
- * (ports, type, nonce and psn at least), @fl the quoted addresses from
- * our point of view.  Only DATA of a known connection whose psn is in
- * flight is believed (ndp_rcv_icmp()); only then may @update_pmtu lower
- * the route's path MTU, so that an off-path host that cannot see the
- * connection's nonce and psns cannot shrink it.
+static void ndp_v4_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
+{
+	ipv4_update_pmtu(skb, net, mtu, 0, ndp_ipproto);
+}
+
+static void ndp_v6_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
+{
+	ip6_update_pmtu(skb, net, htonl(mtu), 0, 0, sock_net_uid(net, NULL));
+}
+
+/**
+ * ndp_err() - an ICMP error quoting a packet of ours
+ * @skb: the ICMP error, skb->data at the quoted IP header.
+ * @net: its namespace.
+ * @fl: the quoted addresses from our point of view (family set).
+ * @q: the quoted NDP header (ports, type, nonce and psn at least).
+ * @mtu: the path MTU it reports, or 0.
+ * @err: the error it reports, or 0.
+ *
+ * Only DATA of a known connection whose psn is in flight is believed
+ * (ndp_rcv_icmp()); only then may the route's path MTU be lowered, so
+ * that an off-path host that cannot see the connection's nonce and psns
+ * cannot shrink it.  Native (ndp_v4_err(), ndp_v6_err()) and carried in
+ * UDP (encap.c).
  */
-static void ndp_err(struct sk_buff *skb, struct net *net,
-		    struct ndp_flow *fl, const struct ndphdr *q, u32 mtu,
-		    int err, void (*update_pmtu)(struct sk_buff *skb,
-						 struct net *net, u32 mtu))
+void ndp_err(struct sk_buff *skb, struct net *net, struct ndp_flow *fl,
+	     const struct ndphdr *q, u32 mtu, int err)
 {
 	struct sk_buff_head xmitq;
 	struct ndp_sock *nsk;
@@ -199,8 +212,12 @@ static void ndp_err(struct sk_buff *skb, struct net *net,
 	ok = ndp_rcv_icmp(sk, ntohl(q->psn), mtu, err, &xmitq);
 	spin_unlock_bh(&nsk->lock);
 	/* Believed: the route learns the MTU before the packet is resent. */
-	if (ok && mtu)
-		update_pmtu(skb, net, mtu);
+	if (ok && mtu) {
+		if (fl->family == AF_INET)
+			ndp_v4_update_pmtu(skb, net, mtu);
+		else
+			ndp_v6_update_pmtu(skb, net, mtu);
+	}
 	ndp_xmit_queue(sk, &xmitq);
 	sock_put(sk);
 	if (ok)
@@ -209,12 +226,15 @@ ignore:
 	NDP_INC_STATS(net, NDP_MIB_ICMPIGNORED);
 }
 
-static void ndp_v4_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
-{
-	ipv4_update_pmtu(skb, net, mtu, 0, ndp_ipproto);
-}
-
-static int ndp_v4_err(struct sk_buff *skb, u32 info)
+/**
+ * ndp_v4_icmp() - an ICMP error quoting an IPv4 packet of ours
+ * @skb: the error, skb->data at the quoted IP header.
+ * @off: offset of the quoted NDP header from skb->data.
+ * @info: what icmp_rcv() passes to error handlers (FRAG_NEEDED: the MTU).
+ *
+ * Native NDP (ndp_v4_err()) and NDP carried in UDP (encap.c).
+ */
+void ndp_v4_icmp(struct sk_buff *skb, unsigned int off, u32 info)
 {
 	const struct iphdr *iph = (const struct iphdr *)skb->data;
 	int type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
@@ -226,10 +246,9 @@ static int ndp_v4_err(struct sk_buff *skb, u32 info)
 	int err = 0;
 
 	/* Ports, type, nonce and psn: the first 16 bytes of the header. */
-	q = skb_header_pointer(skb, iph->ihl * 4, offsetofend(struct ndphdr, psn),
-			       &_q);
+	q = skb_header_pointer(skb, off, offsetofend(struct ndphdr, psn), &_q);
 	if (!q)
-		return 0;
+		return;
 	switch (type) {
 	case ICMP_DEST_UNREACH:
 		if (code == ICMP_FRAG_NEEDED) {
@@ -240,27 +259,35 @@ static int ndp_v4_err(struct sk_buff *skb, u32 info)
 			break;
 		}
 		if (code > NR_ICMP_UNREACH)
-			return 0;
+			return;
 		err = icmp_err_convert[code].errno;
 		break;
 	case ICMP_TIME_EXCEEDED:
 		err = EHOSTUNREACH;
 		break;
 	default:
-		return 0;
+		return;
 	}
 	memset(&fl, 0, sizeof(fl));
 	fl.family = AF_INET;
 	ipv6_addr_set_v4mapped(iph->saddr, &fl.laddr);
 	ipv6_addr_set_v4mapped(iph->daddr, &fl.raddr);
-	ndp_err(skb, net, &fl, q, mtu, err, ndp_v4_update_pmtu);
-	return 0;
+	ndp_err(skb, net, &fl, q, mtu, err);
+	return;
 ignore:
 	NDP_INC_STATS(net, NDP_MIB_ICMPIGNORED);
+}
+
+static int ndp_v4_err(struct sk_buff *skb, u32 info)
+{
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+
+	ndp_v4_icmp(skb, iph->ihl * 4, info);
 	return 0;
 }
 
-static int ndp_v6_rcv(struct sk_buff *skb)
+/* IPv6 receive handler; also of NDP carried in UDP (encap.c). */
+int ndp_v6_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	enum skb_drop_reason reason;
@@ -300,13 +327,18 @@ bad:
 	return 0;
 }
 
-static void ndp_v6_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
-{
-	ip6_update_pmtu(skb, net, htonl(mtu), 0, 0, sock_net_uid(net, NULL));
-}
-
-static int ndp_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
-		      u8 type, u8 code, int offset, __be32 info)
+/**
+ * ndp_v6_icmp() - an ICMPv6 error quoting an IPv6 packet of ours
+ * @skb: the error, skb->data at the quoted IPv6 header.
+ * @type: ICMPv6 type.
+ * @code: ICMPv6 code.
+ * @off: offset of the quoted NDP header from skb->data.
+ * @info: the error's info field (PKT_TOOBIG: the MTU).
+ *
+ * Native NDP (ndp_v6_err()) and NDP carried in UDP (encap.c).
+ */
+void ndp_v6_icmp(struct sk_buff *skb, u8 type, u8 code, unsigned int off,
+		 __be32 info)
 {
 	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)skb->data;
 	struct net *net = dev_net(skb->dev);
@@ -316,27 +348,32 @@ static int ndp_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
 	u32 mtu = 0;
 	int err = 0;
 
-	q = skb_header_pointer(skb, offset, offsetofend(struct ndphdr, psn),
-			       &_q);
+	q = skb_header_pointer(skb, off, offsetofend(struct ndphdr, psn), &_q);
 	if (!q)
-		return 0;
+		return;
 	if (type == ICMPV6_PKT_TOOBIG) {
 		mtu = ntohl(info);
 		if (mtu < IPV6_MIN_MTU ||
 		    mtu >= ntohs(ip6h->payload_len) + sizeof(*ip6h)) {
 			NDP_INC_STATS(net, NDP_MIB_ICMPIGNORED);
-			return 0;
+			return;
 		}
 	} else if (type == ICMPV6_DEST_UNREACH || type == ICMPV6_TIME_EXCEED) {
 		icmpv6_err_convert(type, code, &err);
 	} else {
-		return 0;
+		return;
 	}
 	memset(&fl, 0, sizeof(fl));
 	fl.family = AF_INET6;
 	fl.laddr = ip6h->saddr;
 	fl.raddr = ip6h->daddr;
-	ndp_err(skb, net, &fl, q, mtu, err, ndp_v6_update_pmtu);
+	ndp_err(skb, net, &fl, q, mtu, err);
+}
+
+static int ndp_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
+		      u8 type, u8 code, int offset, __be32 info)
+{
+	ndp_v6_icmp(skb, type, code, offset, info);
 	return 0;
 }
 
@@ -375,6 +412,7 @@ static int __net_init ndp_net_init(struct net *net)
 	ndp_pull_net_init(nn);
 	ndp_nl_net_init(nn);
 	ndp_path_net_init(nn);
+	ndp_encap_net_init(nn);
 	nn->mib = alloc_percpu(struct ndp_mib);
 	err = -ENOMEM;
 	if (!nn->mib)
@@ -405,6 +443,7 @@ static void __net_exit ndp_net_exit(struct net *net)
 {
 	struct ndp_net *nn = ndp_pernet(net);
 
+	ndp_encap_net_exit(nn);
 	ndp_pull_net_exit(nn);
 	ndp_dasr_net_exit(nn);
 	ndp_tw_net_exit(nn);

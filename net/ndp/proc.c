@@ -84,6 +84,8 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_DASRADVERTISED] = "DasrAdvertised",
 	[NDP_MIB_DASRSHRUNKWINDOWS] = "DasrShrunkWindows",
 	[NDP_MIB_DASRPEERSFULL] = "DasrPeersFull",
+	[NDP_MIB_ENCAPINPKTS] = "EncapInPkts",
+	[NDP_MIB_ENCAPOUTPKTS] = "EncapOutPkts",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

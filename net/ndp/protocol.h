@@ -41,6 +41,7 @@
 #define _NDP_PROTOCOL_H
 
 #include <linux/types.h>
+#include <linux/udp.h>
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/rhashtable-types.h>
@@ -65,7 +66,8 @@ extern unsigned int ndp_ipproto;
 #define NDP_SPRAY_PATHS_MAX	NDP_PATHS_PER_DST /* net.ndp.spray_paths */
 #define NDP_DST_SLOTS		8	/* routes cached per connection for paths */
 /* Room in front of a packet for link, IP and NDP headers. */
-#define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + NDP_HDR_LEN)
+#define NDP_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr) + NDP_HDR_LEN)
 
 /*
  * Super-packets (GSO, offload.c): the gso_type they carry, which no
@@ -215,6 +217,10 @@ struct ndp_net {
 	u32			dasr_count;
 	u32			dasr_active;
 	struct timer_list	dasr_timer;
+	struct mutex		encap_lock;	/* udp_port and its sockets */
+	u32			udp_port;
+	struct socket		*encap_sock4;
+	struct socket		*encap_sock6;
 };
 
 extern unsigned int ndp_net_id;
@@ -283,6 +289,7 @@ struct ndp_flow {
 	u16		family;
 	int		ifindex;
 	__be32		flowlabel;
+	__be16		encap_sport;
 };
 
 /**
@@ -641,6 +648,7 @@ struct ndp_path {
 	atomic_t		tx;
 	atomic_t		rtx;
 	__be32			flowlabel;
+	__be16			encap_sport;
 };
 
 /**
@@ -664,6 +672,7 @@ struct ndp_param {
 };
 
 bool ndp_ctrl_param(unsigned int i, struct ndp_param *p);
+int ndp_ctrl_param_write(struct net *net, const struct ndp_param *p, u32 val);
 bool ndp_ctrl_param_find(const char *name, struct ndp_param *p);
 
 /* netlink.c */
@@ -717,6 +726,46 @@ void ndp_abort_child(struct sock *sk);
 void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets);
 int ndp_diag_destroy_sk(struct sock *sk, int err);
+
+/* encap.c: NDP carried in UDP, where the kernel has UDP tunnels. */
+#if IS_ENABLED(CONFIG_NET_UDP_TUNNEL)
+int ndp_encap_set_port(struct net *net, u32 port);
+void ndp_encap_net_init(struct ndp_net *nn);
+void ndp_encap_net_exit(struct ndp_net *nn);
+__be16 ndp_encap_sport(const struct ndp_flow *fl);
+__be16 ndp_encap_sport_random(void);
+void ndp_encap_push(struct sk_buff *skb, __be16 sport, __be16 dport);
+#else
+static inline int ndp_encap_set_port(struct net *net, u32 port)
+{
+	return port ? -EOPNOTSUPP : 0;
+}
+
+static inline void ndp_encap_net_init(struct ndp_net *nn) {}
+static inline void ndp_encap_net_exit(struct ndp_net *nn) {}
+
+static inline __be16 ndp_encap_sport(const struct ndp_flow *fl)
+{
+	return 0;
+}
+
+static inline __be16 ndp_encap_sport_random(void)
+{
+	return 0;
+}
+
+static inline void ndp_encap_push(struct sk_buff *skb, __be16 sport,
+				  __be16 dport) {}
+#endif
+
+/* plumbing.c */
+int ndp_v4_rcv(struct sk_buff *skb);
+int ndp_v6_rcv(struct sk_buff *skb);
+void ndp_err(struct sk_buff *skb, struct net *net, struct ndp_flow *fl,
+	     const struct ndphdr *q, u32 mtu, int err);
+void ndp_v4_icmp(struct sk_buff *skb, unsigned int off, u32 info);
+void ndp_v6_icmp(struct sk_buff *skb, u8 type, u8 code, unsigned int off,
+		 __be32 info);
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);

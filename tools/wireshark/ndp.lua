@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0
 --
 -- Wireshark dissector for NDP (Documentation/networking/ndp-wire.rst):
--- IP protocol 253 (preference "ndpt.ipproto"), the 40-byte header, its
+-- IP protocol 253 (preference "ndpt.ipproto") or carried in UDP to a port
+-- (preference "ndpt.udp_port", net.ndp.udp_port; 0: none), the 40-byte header, its
 -- options (doff > 10) and the payload.  Every field and flag is decoded;
 -- the header checksum (over the pseudo-header and the header) and the
 -- payload checksum are verified; trimmed and returned-to-sender packets
@@ -99,6 +100,8 @@ e.rtx = ProtoExpert.new("ndpt.rtx", "Retransmission",
 
 ndp.prefs.ipproto = Pref.uint("IP protocol number", 253,
 			      "IP protocol number NDP runs on (the modules' ipproto=)")
+ndp.prefs.udp_port = Pref.uint("UDP port", 0,
+			       "UDP port NDP is carried in (net.ndp.udp_port; 0: none)")
 
 local ip_src = Field.new("ip.src")
 local ip_dst = Field.new("ip.dst")
@@ -304,13 +307,21 @@ function ndp.dissector(tvb, pinfo, tree)
 	return tvb:len()
 end
 
-local registered = nil
+local registered, registered_udp = nil, nil
 
+-- The header checksum's pseudo-header names ndpt.ipproto in both cases.
 local function ndp_register()
 	local tbl = DissectorTable.get("ip.proto")
 	if registered then tbl:remove(registered, ndp) end
 	registered = ndp.prefs.ipproto
 	tbl:add(registered, ndp)
+	local udp = DissectorTable.get("udp.port")
+	if registered_udp then udp:remove(registered_udp, ndp) end
+	registered_udp = nil
+	if ndp.prefs.udp_port ~= 0 then
+		registered_udp = ndp.prefs.udp_port
+		udp:add(registered_udp, ndp)
+	end
 end
 
 ndp.prefs_changed = ndp_register

@@ -81,6 +81,8 @@
 #   FABRIC_OVERSUB 1    FABRIC_LIMIT 8    FABRIC_OLIMIT (qdisc default)
 #   FABRIC_HOST_LIMIT 1000    FABRIC_MTU 9000
 #   FABRIC_QDISC ndp | none (none: no qdisc, e.g. without sch_ndp)
+#   FABRIC_UDP_PORT  sch_ndp's udp-port on every port: NDP carried in UDP
+#                to that port is NDP to the switches (default: none)
 #   FABRIC_PREFIX namespace name prefix (default "fab-")
 #   FABRIC_CORE_ADDRS 0 | 1 (per-core addresses, see above)
 #
@@ -109,6 +111,7 @@ __fabric_knobs()
 	__fab_oversub=${FABRIC_OVERSUB:-1}
 	__fab_limit=${FABRIC_LIMIT:-8}
 	__fab_olimit=${FABRIC_OLIMIT:-}
+	__fab_udp=${FABRIC_UDP_PORT:-}
 	__fab_hlimit=${FABRIC_HOST_LIMIT:-1000}
 	__fab_mtu=${FABRIC_MTU:-9000}
 	__fab_qdisc=${FABRIC_QDISC:-ndp}
@@ -117,7 +120,8 @@ __fabric_knobs()
 
 	local v
 	for v in "$__fab_k" "$__fab_leaves" "$__fab_spines" "$__fab_hpl" \
-		 "$__fab_limit" "$__fab_hlimit" "$__fab_mtu" ${__fab_olimit:+"$__fab_olimit"}; do
+		 "$__fab_limit" "$__fab_hlimit" "$__fab_mtu" ${__fab_olimit:+"$__fab_olimit"} \
+		 ${__fab_udp:+"$__fab_udp"}; do
 		case "$v" in
 		''|*[!0-9]*) echo "fabric: '$v' is not a positive integer" >&2; return 1 ;;
 		esac
@@ -321,7 +325,9 @@ __fabric_port()
 {
 	__fabric_add "$1" ip1 "link set dev $2 up"
 	[ "$__fab_qdisc" = ndp ] || return 0
-	__fabric_add "$1" tc "qdisc add dev $2 root ndp limit $4${__fab_olimit:+ olimit $__fab_olimit} rate ${3}kbit"
+	local opt="limit $4${__fab_olimit:+ olimit $__fab_olimit}"
+	opt+="${__fab_udp:+ udp-port $__fab_udp}"
+	__fabric_add "$1" tc "qdisc add dev $2 root ndp $opt rate ${3}kbit"
 }
 
 # __fabric_veth NS1 IF1 NS2 IF2: a veth pair between two namespaces.

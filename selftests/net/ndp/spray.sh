@@ -21,6 +21,12 @@
 #                  (SYN, syn_off 0) with a tc u32 filter until it has seen
 #                  it: the connection opens on a later SYN packet
 #                  (LateSynOpens moves) and the transfer arrives intact;
+#   in UDP         net.ndp.udp_port on every host (NDP carried in UDP, the
+#                  switches' sch_ndp with the same udp-port; their hash
+#                  covers UDP ports): 16 IPv4 and then 16 IPv6 connections
+#                  of 512 KB, every core's share within 15 points (6.1:
+#                  more than one core), and IPv4 first windows over every
+#                  core, all intact, with no path configured;
 #   blackhole      mid-transfer, the core that carried most of the pair's
 #                  DATA drops everything towards the receiver's pod
 #                  (netem loss 100 %): the transfer completes intact, and
@@ -40,9 +46,11 @@ export FABRIC_PREFIX
 ndp_lib_at_exit "fabric_destroy"
 rate=${FABRIC_RATE:-20}
 
-ndp_lib_plan 15
+ndp_lib_plan 24
 
-export FABRIC_TOPO=fattree FABRIC_K=4 FABRIC_RATE=$rate FABRIC_CORE_ADDRS=0
+UDP_PORT=9253
+export FABRIC_TOPO=fattree FABRIC_K=4 FABRIC_RATE=$rate FABRIC_CORE_ADDRS=0 \
+	FABRIC_UDP_PORT=$UDP_PORT
 if fabric_build >"$XFER_TMP/build.out" 2>&1; then
 	ndp_lib_pass "fat-tree k=4 builds"
 else
@@ -194,6 +202,54 @@ else
 		cores "$d0" "$d1" min 2 5
 fi
 ndp_lib_info "first windows: $(cores "$d0" "$d1" min 4 10)"
+
+# --- NDP in UDP: spread by UDP source ports, IPv4 and IPv6 ---
+udp_spread()
+{
+	local fa=$1 addr=$2 d0 d1 s0 s1
+	d0=$(top_ndp_data p2)
+	s0=$(xfer_stats "$snd" "$rcv")
+	ndp_lib_check "in UDP: 16 IPv$fa connections, 512 KB each, intact" \
+		xfer_run "$snd" "$rcv" "$addr" "$fa" 512K 0 16
+	s1=$(xfer_stats "$snd" "$rcv")
+	counters "in UDP, IPv$fa, 16 x 512 KB" "$s0" "$s1"
+	ndp_lib_check "in UDP, IPv$fa: everything received came in UDP" \
+		test "$(xfer_delta "$s0" "$s1" "$rcv" InPkts)" = \
+		"$(xfer_delta "$s0" "$s1" "$rcv" EncapInPkts)" -a \
+		"$(xfer_delta "$s0" "$s1" "$rcv" InPkts)" -gt 0
+	d1=$(top_ndp_data p2)
+	if [ $seeded = 1 ]; then
+		ndp_lib_check "in UDP, IPv$fa: core shares within 15 points" \
+			cores "$d0" "$d1" range 15
+	else
+		ndp_lib_check "in UDP, IPv$fa: more than one core (6.1: no per-switch seed)" \
+			cores "$d0" "$d1" min 2 5
+	fi
+	ndp_lib_info "in UDP, IPv$fa: $(cores "$d0" "$d1" range 15)"
+}
+if fabric_hosts_sysctl net.ndp.udp_port=$UDP_PORT; then
+	ndp_lib_expect_eq "in UDP: no ndpctl path configured" "" \
+		"$(ip netns exec "$snd" ndpctl path show)"
+	udp_spread 4 "$(fabric_host_ip4 11)"
+	udp_spread 6 "$dst"
+	d0=$(top_ndp_data p2)
+	ndp_lib_check "in UDP: 16 IPv4 first windows, intact" \
+		xfer_run "$snd" "$rcv" "$(fabric_host_ip4 11)" 4 64K 0 16
+	d1=$(top_ndp_data p2)
+	if [ $seeded = 1 ]; then
+		ndp_lib_check "in UDP: IPv4 first windows, every core 10 % or more" \
+			cores "$d0" "$d1" min 4 10
+	else
+		ndp_lib_check "in UDP: IPv4 first windows, more than one core" \
+			cores "$d0" "$d1" min 2 5
+	fi
+	ndp_lib_info "in UDP, first windows: $(cores "$d0" "$d1" min 4 10)"
+	fabric_hosts_sysctl net.ndp.udp_port=0
+else
+	for _ in $(seq 9); do
+		ndp_lib_skip "in UDP" "net.ndp.udp_port refused (no UDP tunnels?)"
+	done
+fi
 
 # --- a connection opened by a later SYN packet ---
 # Receiver's ingress: drop IPv6 NDP (next header 253) DATA (type 1 at

@@ -32,6 +32,13 @@ spray_paths 16 1 64
 detour_mark 1024 0 1024
 dasr_idle_ms 2000 0 600000
 dasr_max_peers 4096 1 1048576"
+# udp_port opens UDP tunnel sockets: where the kernel has none
+# (CONFIG_NET_UDP_TUNNEL off, as on the debug kernel) any port but 0 is
+# refused, which encap.sh reports as a skip.
+if ip netns exec "$ns1" sysctl -qw net.ndp.udp_port=65535 2>/dev/null; then
+	ip netns exec "$ns1" sysctl -qw net.ndp.udp_port=0
+	knobs+=$'\nudp_port 0 0 65535'
+fi
 
 ndp_lib_plan $(( $(echo "$knobs" | wc -l) * 3 + 5 ))
 

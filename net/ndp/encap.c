@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: NDP carried in UDP (net.ndp.udp_port).
+ *
+ * Fabrics hash their ECMP next hops on addresses and, for TCP and UDP
+ * only, ports; some filter IP protocols they do not know.  With
+ * net.ndp.udp_port set, a namespace sends every NDP packet as the payload
+ * of a UDP datagram to that port and receives NDP on that port as well as
+ * natively:
+ *
+ *   IP (protocol 17) | UDP (source: path entropy, destination: udp_port,
+ *   checksum 0) | NDP header | payload
+ *
+ * The NDP header is the native one, header checksum included, computed
+ * with the same pseudo-header (addresses and ndp_ipproto, never 17): a
+ * packet's NDP bytes do not depend on how it travels, so sch_ndp trims,
+ * prioritises and detours it the same way (its udp-port option).  The UDP
+ * checksum is zero in both families (RFC 6935 and 6936 allow it for
+ * tunnels over IPv6): NDP's own header and payload checksums protect the
+ * packet end to end.
+ *
+ * The UDP source port is the path entropy.  Control packets and the plain
+ * route of a connection use one port hashed from its addresses and ports
+ * with a secret seed; a connection that sprays (path.c, net.ndp.spray_paths,
+ * both families here) gives each of its paths a port of its own, so
+ * switches hashing the UDP ports spread its packets over their equal-cost
+ * next hops without any path configured.
+ *
+ * Receiving: one kernel UDP socket per family bound to udp_port in the
+ * namespace, set up as a UDP tunnel (udp_tunnel.h): its encap_rcv strips
+ * the UDP header and hands the packet to the native receive path.  ICMP
+ * errors quoting an encapsulated packet reach encap_err_rcv and then
+ * ndp_err(), which believes them only for a connection's packet in flight
+ * as for native NDP.  The IPv4 socket does not let UDP apply a
+ * FRAG_NEEDED itself (IP_PMTUDISC_OMIT): ndp_err() does once the quoted
+ * packet is authenticated.  UDP over IPv6 has no such switch (it would
+ * drop the error before the tunnel sees it): a Packet Too Big for an
+ * encapsulated packet lowers the route's path MTU as for any UDP tunnel,
+ * and ndp_err() still decides whether a connection resizes.
+ *
+ * udp_port is set by sysctl or netlink (ndp_encap_set_port()), serialised
+ * by &ndp_net.encap_lock; the sockets of a new port are bound before the
+ * old ones go, so a failure (port in use) changes nothing.  Packets read
+ * the port once (READ_ONCE) and are encapsulated or not as a whole.
+ * Connections size their packets when they are created: change the port
+ * before opening connections (a packet made for native NDP that no longer
+ * fits with the UDP header is fragmented by IP, see ndp_xmit_dst()).
+ */
+
+#define pr_fmt(fmt) "NDP: " fmt
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/jhash.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "protocol.h"
+
+/* UDP source ports of path entropy: the IANA dynamic range. */
+#define NDP_ENCAP_SPORT_MIN	49152
+#define NDP_ENCAP_SPORT_SPAN	16384
+
+static u32 ndp_encap_seed __read_mostly;
+
+/* The UDP source port of a connection's plain route and replies. */
+__be16 ndp_encap_sport(const struct ndp_flow *fl)
+{
+	u32 h;
+
+	net_get_random_once(&ndp_encap_seed, sizeof(ndp_encap_seed));
+	h = jhash2((const u32 *)fl, 9, ndp_encap_seed);
+	return htons(NDP_ENCAP_SPORT_MIN + h % NDP_ENCAP_SPORT_SPAN);
+}
+
+/* A random port of the same range for a sprayed path (path.c). */
+__be16 ndp_encap_sport_random(void)
+{
+	return htons(NDP_ENCAP_SPORT_MIN +
+		     get_random_u32_below(NDP_ENCAP_SPORT_SPAN));
+}
+
+/*
+ * Put the UDP header in front of the NDP header at skb->data, towards
+ * tunnel port @dport from entropy port @sport.  The caller has checked
+ * the headroom (ndp_xmit_dst()).
+ */
+void ndp_encap_push(struct sk_buff *skb, __be16 sport, __be16 dport)
+{
+	struct udphdr *uh;
+
+	uh = skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh->source = sport;
+	uh->dest = dport;
+	uh->len = htons(skb->len);
+	uh->check = 0;
+}
+
+/*
+ * encap_rcv of the tunnel sockets: @skb->data is at the UDP header, whose
+ * length UDP has checked (and trimmed the packet to).  Always consumed.
+ */
+static int ndp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct net *net = sock_net(sk);
+
+	NDP_INC_STATS(net, NDP_MIB_ENCAPINPKTS);
+	__skb_pull(skb, sizeof(struct udphdr));
+	if (skb->protocol == htons(ETH_P_IP))
+		ndp_v4_rcv(skb);
+	else
+		ndp_v6_rcv(skb);
+	return 0;
+}
+
+/* An ICMP error quoting a datagram to our port: ours to look at. */
+static int ndp_encap_err_lookup(struct sock *sk, struct sk_buff *skb)
+{
+	return 0;
+}
+
+/*
+ * An ICMP error quoting a datagram to our port; @udp_off is the offset of
+ * the quoted UDP header from skb->data (the quoted IP header).  The error
+ * is read from the ICMP header itself, as the native handlers get it, so
+ * it does not depend on what UDP made of it.
+ */
+static void ndp_encap_err(struct sock *sk, struct sk_buff *skb,
+			  unsigned int udp_off)
+{
+	unsigned int off = udp_off + sizeof(struct udphdr);
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		u32 info = 0;
+
+		if (icmp_hdr(skb)->type == ICMP_DEST_UNREACH &&
+		    icmp_hdr(skb)->code == ICMP_FRAG_NEEDED)
+			info = ntohs(icmp_hdr(skb)->un.frag.mtu);
+		ndp_v4_icmp(skb, off, info);
+	} else {
+		ndp_v6_icmp(skb, icmp6_hdr(skb)->icmp6_type,
+			    icmp6_hdr(skb)->icmp6_code, off,
+			    icmp6_hdr(skb)->icmp6_mtu);
+	}
+}
+NDP_ENCAP_ERR_RCV(ndp_encap_err_rcv, ndp_encap_err);
+
+static int ndp_encap_sock_open(struct net *net, u16 port, bool v6,
+			       struct socket **sockp)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.encap_type		= 1,
+		.encap_rcv		= ndp_encap_rcv,
+		.encap_err_lookup	= ndp_encap_err_lookup,
+		.encap_err_rcv		= ndp_encap_err_rcv,
+	};
+	struct udp_port_cfg ucfg = {
+		.local_udp_port		= htons(port),
+	};
+	struct socket *sock;
+	int err;
+
+	if (v6) {
+		ucfg.family = AF_INET6;
+		ucfg.ipv6_v6only = 1;
+		ucfg.use_udp6_rx_checksums = 0;	/* accept checksum 0 */
+	} else {
+		ucfg.family = AF_INET;
+	}
+	err = udp_sock_create(net, &ucfg, &sock);
+	if (err)
+		return err;
+	if (!v6)	/* FRAG_NEEDED is ndp_err()'s to believe */
+		ip_sock_set_mtu_discover(sock->sk, IP_PMTUDISC_OMIT);
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	*sockp = sock;
+	return 0;
+}
+
+static void ndp_encap_sock_close(struct socket *sock)
+{
+	if (sock)
+		udp_tunnel_sock_release(sock);
+}
+
+/**
+ * ndp_encap_set_port() - open the tunnel sockets of a new net.ndp.udp_port
+ * @net: the namespace.
+ * @port: 0 (native NDP only) or the port.
+ *
+ * Return: 0, or why the port cannot be used (-EADDRINUSE: another socket
+ * has it); the namespace then keeps its old port and sockets.
+ */
+int ndp_encap_set_port(struct net *net, u32 port)
+{
+	struct ndp_net *nn = ndp_pernet(net);
+	struct socket *s4 = NULL, *s6 = NULL, *o4, *o6;
+	int err = 0;
+
+	mutex_lock(&nn->encap_lock);
+	if (port == nn->udp_port)
+		goto out;
+	if (port) {
+		err = ndp_encap_sock_open(net, port, false, &s4);
+		if (err)
+			goto out;
+		if (ipv6_mod_enabled()) {
+			err = ndp_encap_sock_open(net, port, true, &s6);
+			if (err) {
+				ndp_encap_sock_close(s4);
+				goto out;
+			}
+		}
+	}
+	o4 = nn->encap_sock4;
+	o6 = nn->encap_sock6;
+	nn->encap_sock4 = s4;
+	nn->encap_sock6 = s6;
+	WRITE_ONCE(nn->udp_port, port);
+	ndp_encap_sock_close(o4);
+	ndp_encap_sock_close(o6);
+out:
+	mutex_unlock(&nn->encap_lock);
+	return err;
+}
+
+void ndp_encap_net_init(struct ndp_net *nn)
+{
+	mutex_init(&nn->encap_lock);
+}
+
+/* The namespace goes: no packet reaches its tunnel sockets any more. */
+void ndp_encap_net_exit(struct ndp_net *nn)
+{
+	ndp_encap_sock_close(nn->encap_sock4);
+	ndp_encap_sock_close(nn->encap_sock6);
+	nn->encap_sock4 = NULL;
+	nn->encap_sock6 = NULL;
+	nn->udp_port = 0;
+}
