@@ -25,7 +25,8 @@
 #                  switches' sch_ndp with the same udp-port; their hash
 #                  covers UDP ports): 16 IPv4 and then 16 IPv6 connections
 #                  of 512 KB, every core's share within 15 points (6.1:
-#                  more than one core), and IPv4 first windows over every
+#                  more than one core), switches trimmed them (InTrimmed
+#                  at the receiver), and IPv4 first windows over every
 #                  core, all intact, with no path configured;
 #   blackhole      mid-transfer, the core that carried most of the pair's
 #                  DATA drops everything towards the receiver's pod
@@ -46,7 +47,7 @@ export FABRIC_PREFIX
 ndp_lib_at_exit "fabric_destroy"
 rate=${FABRIC_RATE:-20}
 
-ndp_lib_plan 24
+ndp_lib_plan 26
 
 UDP_PORT=9253
 export FABRIC_TOPO=fattree FABRIC_K=4 FABRIC_RATE=$rate FABRIC_CORE_ADDRS=0 \
@@ -213,6 +214,8 @@ udp_spread()
 		xfer_run "$snd" "$rcv" "$addr" "$fa" 512K 0 16
 	s1=$(xfer_stats "$snd" "$rcv")
 	counters "in UDP, IPv$fa, 16 x 512 KB" "$s0" "$s1"
+	xfer_expect_moved "in UDP, IPv$fa: switches trimmed, the receiver got the headers" \
+		"$s0" "$s1" "$rcv" InTrimmed
 	ndp_lib_check "in UDP, IPv$fa: everything received came in UDP" \
 		test "$(xfer_delta "$s0" "$s1" "$rcv" InPkts)" = \
 		"$(xfer_delta "$s0" "$s1" "$rcv" EncapInPkts)" -a \
@@ -246,7 +249,7 @@ if fabric_hosts_sysctl net.ndp.udp_port=$UDP_PORT; then
 	ndp_lib_info "in UDP, first windows: $(cores "$d0" "$d1" min 4 10)"
 	fabric_hosts_sysctl net.ndp.udp_port=0
 else
-	for _ in $(seq 9); do
+	for _ in $(seq 11); do
 		ndp_lib_skip "in UDP" "net.ndp.udp_port refused (no UDP tunnels?)"
 	done
 fi
