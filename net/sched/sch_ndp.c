@@ -26,6 +26,24 @@
  * header-class packet must carry no payload, else the packet is other
  * traffic.
  *
+ * NDP over UDP.  With @udp_port set, a UDP datagram to that destination
+ * port (IPv4 not a fragment, or directly after the IPv6 fixed header)
+ * whose UDP length is exactly the IP payload length and whose payload
+ * passes the same checks is NDP too, for every purpose below: the UDP
+ * header only moves the NDP header 8 bytes further (cb->thoff) and marks
+ * the packet (cb->encap) so that trimming also fixes the UDP length and
+ * diverted packets are routed as UDP.  The flow hash uses the NDP ports,
+ * never the UDP source port (path entropy: a sprayed connection stays
+ * one flow).  The NDP header checksum uses ndp.ko's pseudo-header either
+ * way (protocol ipproto, not UDP), so the incremental updates below keep
+ * it valid; they also leave the sum of the NDP header unchanged, hence
+ * any UDP checksum over it.  Encapsulated NDP travels with UDP checksum
+ * 0 (RFC 6935/6936); an IPv6 datagram with a non-zero one was not sent
+ * by that convention and is other traffic, an IPv4 one keeps a correct
+ * checksum when trimmed (recomputed over what is left).  NDP never
+ * builds encapsulated GSO or checksum-offload packets: such a UDP packet
+ * is other traffic (never split, never trimmed).
+ *
  * Enqueue.  A DATA packet that finds the data queue full does not get
  * dropped: with probability @trim_prob percent the arrival is trimmed,
  * otherwise the packet at the tail is and the arrival takes its place.
@@ -101,6 +119,7 @@
 #include <linux/random.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/udp.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
 #include <linux/rtnetlink.h>
@@ -161,6 +180,7 @@ struct ndp_skb_cb {
 	u16	hlen;		/* NDP header length with options (doff * 4) */
 	u16	pf;		/* pFabric index node, NDP_PF_NONE if none */
 	u8	ipv;		/* 4 or 6 */
+	u8	encap;		/* NDP over UDP: a UDP header precedes thoff */
 };
 
 #define NDP_PF_NONE	U16_MAX
@@ -236,6 +256,7 @@ struct ndp_queue {
  * @opf_thresh: data queue length that detours, packets; 0: limit - 2.
  * @dcc_thresh: detours a packet may have taken and still be detoured.
  * @deflect_thresh: data queue length that deflects, packets; 0: 2/3 limit.
+ * @udp_port: UDP destination port of NDP over UDP, host order; 0: off.
  * @stats: counters for dump_stats; the qlen/backlog fields are unused.
  *
  * Knobs are written under the qdisc tree lock with WRITE_ONCE() and read
@@ -280,6 +301,7 @@ struct ndp_sched_data {
 	u32			opf_thresh;
 	u32			dcc_thresh;
 	u32			deflect_thresh;
+	u16			udp_port;
 
 	struct tc_ndp_xstats	stats;
 };
@@ -503,24 +525,67 @@ static struct ndphdr *ndp_sch_hdr(const struct sk_buff *skb)
 	return (struct ndphdr *)(skb->data + ndp_skb_cb(skb)->thoff);
 }
 
+/* The UDP header of a classified NDP over UDP packet. */
+static struct udphdr *ndp_sch_udp_hdr(const struct sk_buff *skb)
+{
+	return (struct udphdr *)(skb->data + ndp_skb_cb(skb)->thoff -
+				 sizeof(struct udphdr));
+}
+
+/* Offset of the header after the IP header: NDP's, or UDP's if encapsulated. */
+static unsigned int ndp_sch_l4off(const struct ndp_skb_cb *cb)
+{
+	return cb->thoff - (cb->encap ? sizeof(struct udphdr) : 0);
+}
+
+/*
+ * NDP over UDP: whether the IP payload of @l4len bytes at @l4off is a UDP
+ * datagram to @port that can carry NDP.  The UDP length must be the IP
+ * payload length exactly (no trailer, no truncation), IPv6 needs the zero
+ * checksum of tunnels, and GSO and checksum-offload packets (which NDP
+ * never builds when it encapsulates: the sender turns GSO off) are left
+ * alone.  Returns the NDP header offset with *@l4len reduced to the NDP
+ * packet, or 0.
+ */
+static unsigned int ndp_sch_udp_thoff(struct sk_buff *skb, unsigned int l4off,
+				      unsigned int *l4len, u16 port, u8 ipv)
+{
+	const struct udphdr *uh;
+
+	if (skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL ||
+	    *l4len < sizeof(*uh) + NDP_HDR_LEN ||
+	    !pskb_may_pull(skb, l4off + sizeof(*uh)))
+		return 0;
+	uh = (const struct udphdr *)(skb->data + l4off);
+	if (ntohs(uh->dest) != port || ntohs(uh->len) != *l4len ||
+	    (ipv == 6 && uh->check))
+		return 0;
+	*l4len -= sizeof(*uh);
+	return l4off + sizeof(*uh);
+}
+
 /*
  * Classify @skb and fill its ndp_skb_cb.  Only well-formed NDP packets
  * are NDP: IPv4 header (not a fragment) or IPv6 fixed header directly
- * followed by the NDP header, lengths consistent, header sane, the whole
- * header with its options (doff) inside the IP packet and linear, and no
- * payload on a header-class packet.  Anything else is other traffic and
- * never modified: nothing from the wire is trusted before these checks.
+ * followed by the NDP header, or by a UDP header to @udp_port and then
+ * the NDP header, lengths consistent, header sane, the whole header with
+ * its options (doff) inside the IP packet and linear, and no payload on
+ * a header-class packet.  Anything else is other traffic and never
+ * modified: nothing from the wire is trusted before these checks.
  */
 static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 					   struct sk_buff *skb)
 {
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
 	int noff = skb_network_offset(skb);
+	u16 udp_port = READ_ONCE(q->udp_port);
+	unsigned int l4off, thoff, l4len, hlen;
 	const struct ndphdr *nh;
-	unsigned int thoff, l4len, hlen;
 	u32 ports;
+	u8 proto;
 
 	cb->pf = NDP_PF_NONE;
+	cb->encap = 0;
 	if (noff < 0)
 		return NDP_SCH_OTHER;
 
@@ -532,22 +597,16 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		if (!pskb_may_pull(skb, noff + sizeof(*iph)))
 			return NDP_SCH_OTHER;
 		iph = ip_hdr(skb);
-		if (iph->version != 4 || iph->ihl < 5 ||
-		    iph->protocol != ndp_sch_ipproto || ip_is_fragment(iph))
+		proto = iph->protocol;
+		if (iph->version != 4 || iph->ihl < 5 || ip_is_fragment(iph) ||
+		    (proto != ndp_sch_ipproto &&
+		     (proto != IPPROTO_UDP || !udp_port)))
 			return NDP_SCH_OTHER;
-		thoff = noff + iph->ihl * 4;
 		tot = ntohs(iph->tot_len);
-		if (tot < iph->ihl * 4 + NDP_HDR_LEN || noff + tot > skb->len)
+		if (tot < iph->ihl * 4 || noff + tot > skb->len)
 			return NDP_SCH_OTHER;
+		l4off = noff + iph->ihl * 4;
 		l4len = tot - iph->ihl * 4;
-		if (!pskb_may_pull(skb, thoff + NDP_HDR_LEN))
-			return NDP_SCH_OTHER;
-		iph = ip_hdr(skb);
-		nh = (const struct ndphdr *)(skb->data + thoff);
-		ports = (u32)ntohs(nh->source) << 16 | ntohs(nh->dest);
-		cb->flow = jhash_3words((__force u32)iph->saddr,
-					(__force u32)iph->daddr, ports,
-					q->seed);
 		cb->ipv = 4;
 		break;
 	}
@@ -557,20 +616,14 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		if (!pskb_may_pull(skb, noff + sizeof(*ip6h)))
 			return NDP_SCH_OTHER;
 		ip6h = ipv6_hdr(skb);
-		if (ip6h->version != 6 || ip6h->nexthdr != ndp_sch_ipproto ||
-		    ntohs(ip6h->payload_len) < NDP_HDR_LEN ||
-		    noff + sizeof(*ip6h) + ntohs(ip6h->payload_len) > skb->len)
-			return NDP_SCH_OTHER;
-		thoff = noff + sizeof(*ip6h);
+		proto = ip6h->nexthdr;
 		l4len = ntohs(ip6h->payload_len);
-		if (!pskb_may_pull(skb, thoff + NDP_HDR_LEN))
+		if (ip6h->version != 6 ||
+		    (proto != ndp_sch_ipproto &&
+		     (proto != IPPROTO_UDP || !udp_port)) ||
+		    noff + sizeof(*ip6h) + l4len > skb->len)
 			return NDP_SCH_OTHER;
-		ip6h = ipv6_hdr(skb);
-		nh = (const struct ndphdr *)(skb->data + thoff);
-		ports = (u32)ntohs(nh->source) << 16 | ntohs(nh->dest);
-		cb->flow = jhash_3words(ipv6_addr_hash(&ip6h->saddr),
-					ipv6_addr_hash(&ip6h->daddr),
-					ports, q->seed);
+		l4off = noff + sizeof(*ip6h);
 		cb->ipv = 6;
 		break;
 	}
@@ -578,7 +631,20 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		return NDP_SCH_OTHER;
 	}
 
-	if (!ndp_hdr_is_sane(nh) || thoff > U16_MAX)
+	if (proto == ndp_sch_ipproto) {
+		thoff = l4off;
+	} else {
+		thoff = ndp_sch_udp_thoff(skb, l4off, &l4len, udp_port,
+					  cb->ipv);
+		if (!thoff)
+			return NDP_SCH_OTHER;
+		cb->encap = 1;
+	}
+	if (l4len < NDP_HDR_LEN || thoff > U16_MAX ||
+	    !pskb_may_pull(skb, thoff + NDP_HDR_LEN))
+		return NDP_SCH_OTHER;
+	nh = (const struct ndphdr *)(skb->data + thoff);
+	if (!ndp_hdr_is_sane(nh))
 		return NDP_SCH_OTHER;
 	/* doff is from the wire: the header must fit in the IP packet. */
 	hlen = nh->doff * 4;
@@ -593,7 +659,18 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		return NDP_SCH_OTHER;
 	if (hlen > NDP_HDR_LEN && !pskb_may_pull(skb, thoff + hlen))
 		return NDP_SCH_OTHER;
+
+	/* Pulls may have moved the data: read everything afresh. */
 	nh = (const struct ndphdr *)(skb->data + thoff);
+	ports = (u32)ntohs(nh->source) << 16 | ntohs(nh->dest);
+	if (cb->ipv == 4)
+		cb->flow = jhash_3words((__force u32)ip_hdr(skb)->saddr,
+					(__force u32)ip_hdr(skb)->daddr, ports,
+					q->seed);
+	else
+		cb->flow = jhash_3words(ipv6_addr_hash(&ipv6_hdr(skb)->saddr),
+					ipv6_addr_hash(&ipv6_hdr(skb)->daddr),
+					ports, q->seed);
 	cb->thoff = thoff;
 	cb->hlen = hlen;
 	cb->prio = ntohl(nh->prio);
@@ -601,10 +678,33 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 }
 
 /*
- * Cut @skb (a classified NDP DATA packet, not queued) to its IP and NDP
- * headers, options included (doff, validated by classify), and mark it
- * trimmed.  Works on nonlinear and cloned packets.  Returns 0 or a
- * negative errno, in which case the packet is unchanged as far as its
+ * The UDP header of @skb, an NDP over UDP packet just cut to its headers
+ * (linear and writable): length of what is left, and its checksum.  Over
+ * IPv6 it is 0 (classify), as over IPv4 by NDP's convention; a non-zero
+ * IPv4 checksum is recomputed over the UDP and NDP headers.
+ */
+static void ndp_sch_udp_trimmed(struct sk_buff *skb)
+{
+	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	struct udphdr *uh = ndp_sch_udp_hdr(skb);
+	unsigned int ulen = sizeof(*uh) + cb->hlen;
+
+	uh->len = htons(ulen);
+	if (!uh->check || WARN_ON_ONCE(cb->ipv != 4))
+		return;
+	uh->check = 0;
+	uh->check = csum_tcpudp_magic(ip_hdr(skb)->saddr, ip_hdr(skb)->daddr,
+				      ulen, IPPROTO_UDP,
+				      csum_partial(uh, ulen, 0));
+	if (!uh->check)
+		uh->check = CSUM_MANGLED_0;
+}
+
+/*
+ * Cut @skb (a classified NDP DATA packet, not queued) to its IP (and UDP)
+ * and NDP headers, options included (doff, validated by classify), and
+ * mark it trimmed.  Works on nonlinear and cloned packets.  Returns 0 or
+ * a negative errno, in which case the packet is unchanged as far as its
  * receiver can tell.
  */
 static int ndp_sch_trim(struct sk_buff *skb)
@@ -639,6 +739,8 @@ static int ndp_sch_trim(struct sk_buff *skb)
 			htons(end - noff - sizeof(struct ipv6hdr));
 	}
 	ndp_hdr_update_flags(ndp_sch_hdr(skb), NDP_F_TRIMMED, 0);
+	if (cb->encap)
+		ndp_sch_udp_trimmed(skb);
 
 	cut = old - skb->len;
 	if (qdisc_skb_cb(skb)->pkt_len > cut)
@@ -676,7 +778,7 @@ static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
 	struct net_device *dev = qdisc_dev(sch);
 	int noff = skb_network_offset(skb);
 	struct ndphdr *nh = ndp_sch_hdr(skb);
-	unsigned int thoff = cb->thoff;
+	unsigned int thoff = cb->thoff, l4off = ndp_sch_l4off(cb);
 	u8 ipv = cb->ipv;
 	bool eth;
 
@@ -694,7 +796,11 @@ static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
 		return false;
 
 	trace_sch_ndp_rts(sch, skb, nh, qdisc_pkt_len(skb), SCH_NDP_NOT_DROPPED);
-	/* Swapping addresses keeps both the IPv4 and the NDP checksum. */
+	/*
+	 * Swapping addresses keeps the IPv4, NDP and UDP checksums.  NDP over
+	 * UDP keeps both ports: the destination port is the tunnel port at
+	 * both ends, so the sender's tunnel socket takes the packet back.
+	 */
 	if (ipv == 4) {
 		struct iphdr *iph = ip_hdr(skb);
 
@@ -730,7 +836,7 @@ static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
 		skb->pkt_type = PACKET_HOST;
 	}
 	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, thoff - noff);
+	skb_set_transport_header(skb, l4off - noff);
 	skb_reset_mac_len(skb);
 	netif_rx(skb);
 	return true;
@@ -800,8 +906,10 @@ static struct sk_buff *ndp_sch_pfabric_pick(struct ndp_sched_data *q)
 /*
  * Neighbour of @dev's next hop towards the destination of @skb (a
  * classified NDP packet): a FIB lookup restricted to @dev, as routing
- * would have done had it picked @dev.  Called in softirq context under
- * RCU; the neighbour is not referenced (valid until the RCU section ends).
+ * would have done had it picked @dev; NDP over UDP is looked up as the
+ * UDP datagram it is (protocol and ports, for policy routing).  Called in
+ * softirq context under RCU; the neighbour is not referenced (valid until
+ * the RCU section ends).
  */
 static struct neighbour *ndp_sch_nexthop4(struct sk_buff *skb,
 					  struct net_device *dev)
@@ -816,6 +924,14 @@ static struct neighbour *ndp_sch_nexthop4(struct sk_buff *skb,
 	};
 	struct fib_result res;
 	__be32 gw;
+
+	if (ndp_skb_cb(skb)->encap) {
+		const struct udphdr *uh = ndp_sch_udp_hdr(skb);
+
+		fl4.flowi4_proto = IPPROTO_UDP;
+		fl4.fl4_sport = uh->source;
+		fl4.fl4_dport = uh->dest;
+	}
 
 	if (fib_lookup(dev_net(dev), &fl4, &res, 0) ||
 	    res.type != RTN_UNICAST || !res.nhc || res.nhc->nhc_dev != dev)
@@ -842,6 +958,13 @@ static struct neighbour *ndp_sch_nexthop6(struct sk_buff *skb,
 	struct neighbour *n = ERR_PTR(-ENETUNREACH);
 	struct dst_entry *dst;
 
+	if (ndp_skb_cb(skb)->encap) {
+		const struct udphdr *uh = ndp_sch_udp_hdr(skb);
+
+		fl6.flowi6_proto = IPPROTO_UDP;
+		fl6.fl6_sport = uh->source;
+		fl6.fl6_dport = uh->dest;
+	}
 	/* Strict: with a source address the oif alone would only be a hint. */
 	dst = ip6_route_output_flags(dev_net(dev), NULL, &fl6,
 				     RT6_LOOKUP_F_IFACE);
@@ -886,7 +1009,7 @@ static int ndp_sch_divert(struct sk_buff *skb, struct net_device *dev)
 	struct ndp_sch_xmitq *xq = this_cpu_ptr(&ndp_sch_xmitq);
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
 	int noff = skb_network_offset(skb);
-	unsigned int thoff = cb->thoff;
+	unsigned int thoff = cb->thoff, l4off = ndp_sch_l4off(cb);
 	u8 haddr[MAX_ADDR_LEN];
 	struct neighbour *n;
 	unsigned long flags;
@@ -922,7 +1045,7 @@ static int ndp_sch_divert(struct sk_buff *skb, struct net_device *dev)
 	ndp_hdr_inc_detours((struct ndphdr *)(skb->data + thoff));
 	__skb_pull(skb, noff);
 	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, thoff - noff);
+	skb_set_transport_header(skb, l4off - noff);
 	neigh_ha_snapshot(haddr, n, dev);
 	if (dev->header_ops)
 		dev_hard_header(skb, dev, ntohs(skb->protocol), haddr, NULL,
@@ -1262,8 +1385,12 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	cls = ndp_sch_classify(q, skb);
-	if (cls != NDP_SCH_OTHER && ndp_sch_hdr(skb)->detours)
-		q->stats.detour_in++;
+	if (cls != NDP_SCH_OTHER) {
+		if (ndp_skb_cb(skb)->encap)
+			q->stats.encap++;
+		if (ndp_sch_hdr(skb)->detours)
+			q->stats.detour_in++;
+	}
 	switch (cls) {
 	case NDP_SCH_HDR:
 		return ndp_sch_hdr_enqueue(sch, skb, to_free);
@@ -1295,7 +1422,10 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * by the sending host, see net/ndp/offload.c) is cut into its packets
  * here, as sch_cake splits GSO packets, so that each is queued, trimmed,
  * detoured and sent on its own: a switch port trims packets, not
- * batches.  Other GSO traffic (TCP) stays whole in the other queue.
+ * batches.  Other GSO traffic (TCP, UDP) stays whole in the other queue,
+ * NDP over UDP included: NDP never builds encapsulated GSO packets (the
+ * sender turns GSO off when it encapsulates), so classify does not parse
+ * a GSO UDP packet as NDP (ndp_sch_udp_thoff()).
  */
 static int ndp_sch_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 			       struct sk_buff **to_free)
@@ -1511,6 +1641,7 @@ static const struct nla_policy ndp_sch_policy[TCA_NDP_MAX + 1] = {
 	[TCA_NDP_DEFLECT] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_NDP_DEFLECT_THRESH] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &ndp_sch_thresh_range),
+	[TCA_NDP_UDP_PORT] = { .type = NLA_U16 },
 	[TCA_NDP_IPPROTO] = {
 		.type = NLA_REJECT,
 		.reject_message = "sch_ndp: ipproto is read only (module parameter)",
@@ -1519,15 +1650,23 @@ static const struct nla_policy ndp_sch_policy[TCA_NDP_MAX + 1] = {
 
 /*
  * The policy's own range message does not name the option: say what the
- * rejected option accepts.  Keep in step with the policy above.
+ * rejected option accepts.  Keep in step with the policy above.  The UDP
+ * port cannot be out of range, only of the wrong size (a u16 is 2 bytes).
  */
 static void ndp_sch_explain(struct netlink_ext_ack *extack, int err)
 {
 	const struct nlattr *bad;
 
-	if (!extack || err != -ERANGE || !extack->bad_attr)
+	if (!extack || !extack->bad_attr)
 		return;
 	bad = extack->bad_attr;
+	if (err == -EINVAL && nla_type(bad) == TCA_NDP_UDP_PORT) {
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: udp-port must be a u16 in [0, 65535] (0: off)");
+		return;
+	}
+	if (err != -ERANGE)
+		return;
 	switch (nla_type(bad)) {
 	case TCA_NDP_LIMIT:
 		NL_SET_ERR_MSG_ATTR(extack, bad,
@@ -1837,6 +1976,8 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 	if (tb[TCA_NDP_DEFLECT_THRESH])
 		WRITE_ONCE(q->deflect_thresh,
 			   nla_get_u32(tb[TCA_NDP_DEFLECT_THRESH]));
+	if (tb[TCA_NDP_UDP_PORT])
+		WRITE_ONCE(q->udp_port, nla_get_u16(tb[TCA_NDP_UDP_PORT]));
 	if (tb[TCA_NDP_RATE]) {
 		WRITE_ONCE(q->rate, nla_get_u64(tb[TCA_NDP_RATE]));
 		/* A new rate applies from now, not from the old schedule. */
@@ -1942,7 +2083,8 @@ static int ndp_sch_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_NDP_DCC_THRESH, READ_ONCE(q->dcc_thresh)) ||
 	    nla_put_u8(skb, TCA_NDP_DEFLECT, READ_ONCE(q->deflect)) ||
 	    nla_put_u32(skb, TCA_NDP_DEFLECT_THRESH,
-			ndp_sch_deflect_thresh(q)))
+			ndp_sch_deflect_thresh(q)) ||
+	    nla_put_u16(skb, TCA_NDP_UDP_PORT, READ_ONCE(q->udp_port)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

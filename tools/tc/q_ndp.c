@@ -37,6 +37,7 @@ static void ndp_explain(void)
 		"               [ group ID ] [ hostport on|off ] [ detour on|off ]\n"
 		"               [ opf-thresh PACKETS ] [ dcc-thresh DETOURS ]\n"
 		"               [ deflect on|off ] [ deflect-thresh PACKETS ]\n"
+		"               [ udp-port PORT ]\n"
 		" limit      data queue, packets (default 8)\n"
 		" hlimit     header queue, packets (default 0: twice limit)\n"
 		" olimit     queue of other (non-NDP) traffic, packets (default 1000)\n"
@@ -52,7 +53,8 @@ static void ndp_explain(void)
 		" opf-thresh data queue length that detours, packets (default 0: limit - 2)\n"
 		" dcc-thresh detours a packet may take, 0..15 (default 2)\n"
 		" deflect    Dart in-order deflection of short flows (default off)\n"
-		" deflect-thresh data queue length that deflects, packets (default 0: 2/3 limit)\n");
+		" deflect-thresh data queue length that deflects, packets (default 0: 2/3 limit)\n"
+		" udp-port   UDP destination port of NDP over UDP, 0..65535 (default 0: off)\n");
 }
 
 static int ndp_bad(const char *what, const char *arg)
@@ -81,6 +83,7 @@ static int ndp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	struct rtattr *tail;
 	__u64 rate;
+	__u16 port;
 	__u32 v;
 
 	tail = addattr_nest(n, NDP_MSG_MAX, TCA_OPTIONS | NLA_F_NESTED);
@@ -160,6 +163,11 @@ static int ndp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				addattr8(n, NDP_MSG_MAX, type, 0);
 			else
 				return ndp_bad(opt, *argv);
+		} else if (strcmp(opt, "udp-port") == 0) {
+			if (get_u16(&port, *argv, 10))
+				return ndp_bad("udp-port (0..65535, 0: off)",
+					       *argv);
+			addattr16(n, NDP_MSG_MAX, TCA_NDP_UDP_PORT, port);
 		} else if (strcmp(opt, "trim-prob") == 0) {
 			if (ndp_get_percent(&v, *argv))
 				return ndp_bad("trim-prob (percent)", *argv);
@@ -223,6 +231,11 @@ static int ndp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_NDP_IPPROTO] && RTA_PAYLOAD(tb[TCA_NDP_IPPROTO]) >= 1)
 		print_uint(PRINT_ANY, "ipproto", "ipproto %u ",
 			   rta_getattr_u8(tb[TCA_NDP_IPPROTO]));
+	/* Shown when on (older kernels do not send it). */
+	if (tb[TCA_NDP_UDP_PORT] && RTA_PAYLOAD(tb[TCA_NDP_UDP_PORT]) >= 2 &&
+	    rta_getattr_u16(tb[TCA_NDP_UDP_PORT]))
+		print_uint(PRINT_ANY, "udp_port", "udp-port %u ",
+			   rta_getattr_u16(tb[TCA_NDP_UDP_PORT]));
 	if (tb[TCA_NDP_GROUP] && RTA_PAYLOAD(tb[TCA_NDP_GROUP]) >= 4 &&
 	    rta_getattr_u32(tb[TCA_NDP_GROUP])) {
 		print_uint(PRINT_ANY, "group", "group %u ",
@@ -308,6 +321,7 @@ static int ndp_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_u64(PRINT_ANY, "deflect_full", " full %llu", st.deflect_full);
 	print_u64(PRINT_ANY, "gso_split", "\n  gso: split %llu", st.gso_split);
 	print_u64(PRINT_ANY, "gso_segs", " segments %llu", st.gso_segs);
+	print_u64(PRINT_ANY, "encap", "\n  encap: %llu", st.encap);
 	return 0;
 }
 

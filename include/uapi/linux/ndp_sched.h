@@ -33,6 +33,7 @@ enum {
 	TCA_NDP_DCC_THRESH,	/* u32: detours a packet may take (ndphdr.detours cap) */
 	TCA_NDP_DEFLECT,	/* u8: Dart in-order flow deflection on/off */
 	TCA_NDP_DEFLECT_THRESH,	/* u32: data queue length that deflects, packets; 0 = auto */
+	TCA_NDP_UDP_PORT,	/* u16, host order: UDP port of NDP over UDP; 0 = off */
 	__TCA_NDP_MAX
 };
 
@@ -105,6 +106,7 @@ struct tc_ndp_xstats {
 	__u64	deflect_full;	/* Dart: first packets not deflected: table or tokens exhausted */
 	__u64	gso_split;	/* NDP GSO super-packets cut into packets at enqueue */
 	__u64	gso_segs;	/* packets those super-packets were cut into */
+	__u64	encap;		/* NDP over UDP packets enqueued (udp-port) */
 };
 
 #endif /* _UAPI_LINUX_NDP_SCHED_H */

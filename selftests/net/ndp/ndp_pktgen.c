@@ -5,7 +5,8 @@
  * needs hand-made NDP traffic may use it.
  *
  *   ndp_pktgen send [-4|-6] --dst ADDR [--src ADDR] [--sport N] [--dport N]
- *                   [--psn N] [--nonce N] [--proto N] [--gap-us N] SPEC...
+ *                   [--psn N] [--nonce N] [--proto N] [--gap-us N]
+ *                   [--udp PORT [--udp-sport N]] SPEC...
  *
  *     Sends the packets described by each SPEC, in order, through the
  *     routing table (IP_HDRINCL raw socket: the header checksum covers the
@@ -37,13 +38,22 @@
  *                           bytes are added (a malformed header)
  *              frag=N       IPv4 only: fragment offset N (8-byte units)
  *              mf=1         IPv4 only: more-fragments flag
+ *              ucsum=1      --udp: a real UDP checksum (default 0, the
+ *                           tunnel convention of RFC 6935/6936)
+ *              ulen=N       --udp: UDP length field N (a lie; default
+ *                           the datagram's length)
+ *     With --udp PORT the NDP packet (header and payload, unchanged: its
+ *     header checksum still uses the pseudo-header with --proto) is the
+ *     payload of a UDP datagram to PORT (NDP over UDP), from --udp-sport
+ *     or by default from 49152 + psn % 16384 (path entropy).
  *     Every packet gets the next psn, starting at --psn (default 1), so a
  *     receiver can tell the order in which they were sent.  The payload
  *     of DATA packet psn P is the byte sequence (P + i) & 0xff, and pcsum
  *     is its Internet checksum.  Prints "sent N".
  *
  *   ndp_pktgen recv [--dev IF] [--count N] [--timeout-ms MS]
- *                   [--idle-ms MS] [--dport N] [--proto N] [--quiet]
+ *                   [--idle-ms MS] [--dport N] [--proto N] [--udp PORT]
+ *                   [--quiet]
  *
  *     Receives IPv4 and IPv6 NDP packets (not the ones the host sends) on
  *     a packet socket and verifies them: IP length, header checksum
@@ -57,7 +67,11 @@
  *     kernel receive time since the first packet) and a summary line:
  *       summary pkts=N data=N trimmed=N ctrl=N rts=N bad_hcsum=N
  *               bad_pcsum=N bad_len=N bad_opts=N reordered=N bytes=N
- *               span_us=N
+ *               span_us=N bad_ucsum=N
+ *     With --udp PORT only NDP over UDP to PORT is taken, and a packet
+ *     line ends with " usport=N udport=N ulen=N ucsum=0|ok|BAD": a UDP
+ *     length other than the IP payload length counts in bad_len, a
+ *     non-zero UDP checksum that does not verify in bad_ucsum.
  *     (bytes: IP bytes of all packets but the first, so bytes / span_us
  *     is the arrival rate).  Stops after --count packets, after --idle-ms
  *     (default 1000) without a packet once one arrived, or after
@@ -127,6 +141,11 @@ struct ndphdr {
 #define NDP_MAX_PKT	65536
 
 _Static_assert(sizeof(struct ndphdr) == NDP_HDR_LEN, "ndphdr size");
+
+/* UDP header of NDP over UDP (all fields in network order). */
+struct ndp_udphdr {
+	uint16_t source, dest, len, check;
+};
 
 static const char *const ndp_type_names[NDP_PKT_MAX] = {
 	[NDP_PKT_DATA] = "data", [NDP_PKT_ACK] = "ack", [NDP_PKT_NACK] = "nack",
@@ -209,6 +228,22 @@ static uint16_t ndp_pcsum(const uint8_t *payload, size_t len)
 	return htons((uint16_t)~csum_fold16(csum_add(0, payload, len)));
 }
 
+/*
+ * UDP checksum of @len bytes at @udp (UDP header with its check field
+ * included as it is): 0 when a filled-in checksum verifies.
+ */
+static uint16_t ndp_udp_sum(int family, const void *src, const void *dst,
+			    const void *udp, size_t len)
+{
+	size_t alen = family == AF_INET ? 4 : 16;
+	uint32_t sum = 0;
+
+	sum = csum_add(sum, src, alen);
+	sum = csum_add(sum, dst, alen);
+	sum += IPPROTO_UDP + (uint32_t)len;
+	return (uint16_t)~csum_fold16(csum_add(sum, udp, len));
+}
+
 static bool ndp_hcsum_ok(int family, const void *src, const void *dst,
 			 int proto, const struct ndphdr *nh)
 {
@@ -229,6 +264,8 @@ struct ndp_gen {
 	uint16_t sport, dport;
 	uint32_t psn, nonce;
 	unsigned int gap_us;
+	long udp_port;		/* NDP over UDP to this port; -1: native */
+	long udp_sport;		/* -1: 49152 + psn % 16384 */
 	int fd;
 	unsigned long sent;
 };
@@ -293,6 +330,8 @@ struct ndp_spec {
 	int doff_lie;		/* value for ndphdr.doff, -1: doff */
 	unsigned int frag;	/* IPv4 fragment offset, 8-byte units */
 	bool mf;
+	bool ucsum;		/* --udp: a real UDP checksum */
+	long ulen;		/* --udp: UDP length field; -1: true length */
 };
 
 static unsigned long ndp_num(const char *s, unsigned long max, const char *what)
@@ -340,6 +379,7 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 	sp->frags = 1;
 	sp->doff = NDP_HDR_LEN / 4;
 	sp->doff_lie = -1;
+	sp->ulen = -1;
 
 	tok = strtok_r(s, ":", &save);
 	if (!tok)
@@ -404,6 +444,10 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 			sp->frag = ndp_num(eq, 0x1fff, "frag");
 		else if (!strcmp(tok, "mf"))
 			sp->mf = ndp_num(eq, 1, "mf");
+		else if (!strcmp(tok, "ucsum"))
+			sp->ucsum = ndp_num(eq, 1, "ucsum");
+		else if (!strcmp(tok, "ulen"))
+			sp->ulen = ndp_num(eq, 65535, "ulen");
 		else
 			die("unknown spec key '%s'", tok);
 	}
@@ -452,10 +496,13 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 {
 	static uint8_t pkt[NDP_MAX_PKT];
 	size_t iplen = g->family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ip6_hdr);
-	struct ndphdr *nh = (struct ndphdr *)(pkt + iplen);
+	size_t ulen = g->udp_port >= 0 ? sizeof(struct ndp_udphdr) : 0;
+	struct ndp_udphdr *uh = (struct ndp_udphdr *)(pkt + iplen);
+	struct ndphdr *nh = (struct ndphdr *)(pkt + iplen + ulen);
 	size_t hlen = sp->doff * 4;
-	uint8_t *payload = pkt + iplen + hlen;
-	size_t total = iplen + hlen + sp->size;
+	uint8_t *payload = pkt + iplen + ulen + hlen;
+	size_t total = iplen + ulen + hlen + sp->size;
+	int ipproto = ulen ? IPPROTO_UDP : g->proto;
 	struct sockaddr_storage ss = { 0 };
 	socklen_t sl;
 	unsigned int i;
@@ -464,11 +511,13 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		die("packet too large");
 	if (sp->frags > 1 && g->family != AF_INET)
 		die("frags: IPv4 only");
+	if ((sp->ucsum || sp->ulen >= 0) && !ulen)
+		die("ucsum= and ulen= need --udp");
 	if (sp->psn >= 0)
 		g->psn = sp->psn;
-	memset(pkt, 0, iplen + NDP_HDR_LEN);
+	memset(pkt, 0, iplen + ulen + NDP_HDR_LEN);
 	for (i = 0; i < hlen - NDP_HDR_LEN; i++)
-		pkt[iplen + NDP_HDR_LEN + i] = (uint8_t)(0xc0 + i);
+		pkt[iplen + ulen + NDP_HDR_LEN + i] = (uint8_t)(0xc0 + i);
 	for (i = 0; i < sp->size; i++)
 		payload[i] = (uint8_t)(g->psn + i);
 
@@ -496,7 +545,7 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		iph->version = 4;
 		iph->ihl = 5;
 		iph->ttl = 64;
-		iph->protocol = g->proto;
+		iph->protocol = ipproto;
 		iph->tot_len = htons(total);
 		iph->frag_off = htons((sp->mf ? 0x2000 : 0) | sp->frag);
 		iph->saddr = g->src.v4.s_addr;
@@ -512,8 +561,8 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		ip6->ip6_flow = htonl(6u << 28);
 		if (sp->frag || sp->mf)
 			die("frag= and mf= are IPv4 only");
-		ip6->ip6_plen = htons(hlen + sp->size);
-		ip6->ip6_nxt = g->proto;
+		ip6->ip6_plen = htons(total - iplen);
+		ip6->ip6_nxt = ipproto;
 		ip6->ip6_hlim = 64;
 		ip6->ip6_src = g->src.v6;
 		ip6->ip6_dst = g->dst.v6;
@@ -524,6 +573,28 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 	}
 	if (sp->bad_hcsum)
 		nh->hcsum ^= htons(0x5a5a);
+	if (ulen) {
+		const void *s4 = &((struct iphdr *)pkt)->saddr;
+		const void *d4 = &((struct iphdr *)pkt)->daddr;
+		const void *s6 = &((struct ip6_hdr *)pkt)->ip6_src;
+		const void *d6 = &((struct ip6_hdr *)pkt)->ip6_dst;
+		bool v4 = g->family == AF_INET;
+
+		uh->source = htons(g->udp_sport >= 0 ? g->udp_sport :
+				   49152 + g->psn % 16384);
+		uh->dest = htons(g->udp_port);
+		uh->len = htons(total - iplen);
+		uh->check = 0;
+		if (sp->ucsum) {
+			uh->check = htons(ndp_udp_sum(g->family, v4 ? s4 : s6,
+						      v4 ? d4 : d6, uh,
+						      total - iplen));
+			if (!uh->check)
+				uh->check = 0xffff;
+		}
+		if (sp->ulen >= 0)
+			uh->len = htons(sp->ulen);
+	}
 
 	if (sp->frags > 1)
 		ndp_send_frags(g, pkt, total, sp->frags, (struct sockaddr *)&ss, sl);
@@ -546,11 +617,14 @@ static int ndp_cmd_send(int argc, char **argv)
 		{ "nonce", required_argument, NULL, 'n' },
 		{ "proto", required_argument, NULL, 'P' },
 		{ "gap-us", required_argument, NULL, 'g' },
+		{ "udp", required_argument, NULL, 'u' },
+		{ "udp-sport", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ndp_gen g = { .family = AF_INET, .proto = NDP_DEFAULT_PROTO,
 			     .sport = 4000, .dport = 5000, .psn = 1,
-			     .nonce = 0x6e6470 };
+			     .nonce = 0x6e6470, .udp_port = -1,
+			     .udp_sport = -1 };
 	const char *src = NULL, *dst = NULL;
 	struct ndp_spec sp;
 	unsigned long i;
@@ -588,6 +662,12 @@ static int ndp_cmd_send(int argc, char **argv)
 		case 'g':
 			g.gap_us = ndp_num(optarg, 10000000, "gap-us");
 			break;
+		case 'u':
+			g.udp_port = ndp_num(optarg, 65535, "udp port");
+			break;
+		case 'U':
+			g.udp_sport = ndp_num(optarg, 65535, "udp-sport");
+			break;
 		default:
 			die("usage: see the comment at the top of ndp_pktgen.c");
 		}
@@ -620,6 +700,7 @@ static int ndp_cmd_send(int argc, char **argv)
 struct ndp_rx_stats {
 	unsigned long pkts, data, trimmed, ctrl, rts;
 	unsigned long bad_hcsum, bad_pcsum, bad_len, bad_opts, reordered;
+	unsigned long bad_ucsum;
 	unsigned long long bytes;
 	uint32_t max_psn;
 	struct timespec first, last;
@@ -645,10 +726,12 @@ static void ndp_flags_str(uint16_t flags, char *buf, size_t len)
 
 /* Check one IP packet; returns false if it is not NDP (ignored). */
 static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
-		       bool quiet, const struct timespec *ts,
+		       long udp_port, bool quiet, const struct timespec *ts,
 		       struct ndp_rx_stats *st)
 {
-	char srcs[INET6_ADDRSTRLEN], dsts[INET6_ADDRSTRLEN], fl[80];
+	char srcs[INET6_ADDRSTRLEN], dsts[INET6_ADDRSTRLEN], fl[80], ud[80];
+	int ipproto = udp_port >= 0 ? IPPROTO_UDP : proto;
+	const struct ndp_udphdr *uh = NULL;
 	const void *src, *dst;
 	const struct ndphdr *nh;
 	size_t iplen, iptot;
@@ -664,7 +747,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	if ((pkt[0] >> 4) == 4) {
 		const struct iphdr *iph = (const struct iphdr *)pkt;
 
-		if (len < sizeof(*iph) || iph->protocol != proto)
+		if (len < sizeof(*iph) || iph->protocol != ipproto)
 			return false;
 		iplen = iph->ihl * 4;
 		iptot = ntohs(iph->tot_len);
@@ -674,7 +757,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	} else if ((pkt[0] >> 4) == 6) {
 		const struct ip6_hdr *ip6 = (const struct ip6_hdr *)pkt;
 
-		if (len < sizeof(*ip6) || ip6->ip6_nxt != proto)
+		if (len < sizeof(*ip6) || ip6->ip6_nxt != ipproto)
 			return false;
 		iplen = sizeof(*ip6);
 		iptot = iplen + ntohs(ip6->ip6_plen);
@@ -683,6 +766,15 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 		dst = &ip6->ip6_dst;
 	} else {
 		return false;
+	}
+	if (udp_port >= 0) {
+		/* From here on, iplen is the NDP header's offset. */
+		if (len < iplen + sizeof(*uh))
+			return false;
+		uh = (const struct ndp_udphdr *)(pkt + iplen);
+		if (ntohs(uh->dest) != udp_port)
+			return false;
+		iplen += sizeof(*uh);
 	}
 	if (len < iplen + NDP_HDR_LEN)
 		return false;
@@ -740,6 +832,20 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 			if (payload[i] != (uint8_t)(psn + i))
 				pok = false;
 	}
+	ud[0] = '\0';
+	if (uh) {
+		size_t ulen = (iptot < len ? iptot : len) -
+			      (iplen - sizeof(*uh));
+		bool uok = !uh->check ||
+			   !ndp_udp_sum(family, src, dst, uh, ulen);
+
+		if (ntohs(uh->len) != ulen)
+			lok = false;
+		st->bad_ucsum += !uok;
+		snprintf(ud, sizeof(ud), " usport=%u udport=%u ulen=%u ucsum=%s",
+			 ntohs(uh->source), ntohs(uh->dest), ntohs(uh->len),
+			 !uh->check ? "0" : uok ? "ok" : "BAD");
+	}
 	st->bad_hcsum += !hok;
 	st->bad_pcsum += !pok;
 	st->bad_len += !lok;
@@ -751,7 +857,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	inet_ntop(family, dst, dsts, sizeof(dsts));
 	ndp_flags_str(flags, fl, sizeof(fl));
 	fprintf(stdout,
-		"pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld detours=%u\n",
+		"pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld detours=%u%s\n",
 		st->pkts,
 		nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
 		ndp_type_names[nh->type] : "unknown",
@@ -761,7 +867,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 		hok ? "ok" : "BAD",
 		check_payload ? (pok ? "ok" : "BAD") : "-",
 		lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts),
-		nh->detours);
+		nh->detours, ud);
 	fflush(stdout);
 	return true;
 }
@@ -775,11 +881,12 @@ static int ndp_cmd_recv(int argc, char **argv)
 		{ "idle-ms", required_argument, NULL, 'I' },
 		{ "dport", required_argument, NULL, 'D' },
 		{ "proto", required_argument, NULL, 'P' },
+		{ "udp", required_argument, NULL, 'u' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long count = 0;
-	long timeout_ms = 10000, idle_ms = 1000, dport = -1;
+	long timeout_ms = 10000, idle_ms = 1000, dport = -1, udp_port = -1;
 	int proto = NDP_DEFAULT_PROTO, fd, c, one = 1, rcvbuf = 8 << 20;
 	const char *dev = NULL;
 	struct ndp_rx_stats st = { 0 };
@@ -807,6 +914,9 @@ static int ndp_cmd_recv(int argc, char **argv)
 			break;
 		case 'P':
 			proto = ndp_num(optarg, 255, "proto");
+			break;
+		case 'u':
+			udp_port = ndp_num(optarg, 65535, "udp port");
 			break;
 		case 'q':
 			quiet = true;
@@ -870,17 +980,17 @@ static int ndp_cmd_recv(int argc, char **argv)
 			if (cm->cmsg_level == SOL_SOCKET &&
 			    cm->cmsg_type == SO_TIMESTAMPNS)
 				memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
-		ndp_rx_one(buf, n, proto, dport, quiet, &ts, &st);
+		ndp_rx_one(buf, n, proto, dport, udp_port, quiet, &ts, &st);
 	}
 
 	fprintf(stdout,
-		"summary pkts=%lu data=%lu trimmed=%lu ctrl=%lu rts=%lu bad_hcsum=%lu bad_pcsum=%lu bad_len=%lu bad_opts=%lu reordered=%lu bytes=%llu span_us=%lld\n",
+		"summary pkts=%lu data=%lu trimmed=%lu ctrl=%lu rts=%lu bad_hcsum=%lu bad_pcsum=%lu bad_len=%lu bad_opts=%lu reordered=%lu bytes=%llu span_us=%lld bad_ucsum=%lu\n",
 		st.pkts, st.data, st.trimmed, st.ctrl, st.rts, st.bad_hcsum,
 		st.bad_pcsum, st.bad_len, st.bad_opts, st.reordered, st.bytes,
-		st.pkts ? ts_us(&st.first, &st.last) : 0LL);
+		st.pkts ? ts_us(&st.first, &st.last) : 0LL, st.bad_ucsum);
 	close(fd);
 	if (st.bad_hcsum || st.bad_pcsum || st.bad_len || st.bad_opts ||
-	    st.pkts < count)
+	    st.bad_ucsum || st.pkts < count)
 		return 1;
 	return 0;
 }
