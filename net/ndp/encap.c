@@ -147,6 +147,7 @@ static void ndp_encap_err(struct sock *sk, struct sk_buff *skb,
 			    icmp6_hdr(skb)->icmp6_mtu);
 	}
 }
+
 NDP_ENCAP_ERR_RCV(ndp_encap_err_rcv, ndp_encap_err);
 
 static int ndp_encap_sock_open(struct net *net, u16 port, bool v6,
