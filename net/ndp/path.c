@@ -234,7 +234,7 @@ again:
 		sport = ndp_encap_sport_random();
 		for (j = 0; j < i; j++)
 			if ((label && s->path[j].flowlabel == label) ||
-			    s->path[j].encap_sport == sport)
+			    (sport && s->path[j].encap_sport == sport))
 				goto again;
 		p->id = i + 1;
 		p->family = nsk->flow.family;
