@@ -15,7 +15,7 @@
         uniform in it, so every bucket has about a third of the flows.
     ndp-fct.py host --index I --plan FILE --addrs A0,A1,... --proto ndp|tcp
                     --port P --t0-file FILE --bg-end SECS [--timeout S]
-                    --out FILE
+                    [--bg-chunk BYTES] --out FILE
         one host's part: a server on ADDRS[I]:P (thread per connection),
         the background flows and the flows this host sends.  A flow:
         connect, send a 16-byte header and SIZE payload bytes, wait for
@@ -26,6 +26,8 @@
         "clientdone" once its flows and background are over; then serves until SIGTERM, when it writes
         OUT: per flow "F ID status fct_us late_ms", per background flow
         "B bytes secs", and its namespace's counter deltas "C name value".
+        A background flow writes BG-CHUNK (64 KB) bytes at a time, at
+        fixed intervals (fewer system calls: Python under TCG is slow).
     ndp-fct.py report --plan FILE --conf NAME --rate MBIT --rtt0-us US
                       [--mss BYTES] [--extra "k=v ..."] [--ideal] OUT...
         BENCH and SAMPLES lines of one configuration from the hosts' OUT
@@ -136,13 +138,15 @@ def serve(c):
         if magic != MAGIC:
             return
         if size == BG_SIZE:
-            while c.recv(65536):
+            while c.recv(65536, socket.MSG_WAITALL):
                 pass
             return
         off, ok = fid % PERIOD, True
         pos = 0
         while pos < size:
-            b = c.recv(min(65536, size - pos))
+            # MSG_WAITALL: one wake-up per 64 KB, not per packet (every
+            # system call counts under TCG)
+            b = c.recv(min(65536, size - pos), socket.MSG_WAITALL)
             if not b:
                 return
             if b != PATTERN[off + pos:off + pos + len(b)]:
@@ -253,7 +257,7 @@ def cmd_host(a):
             res.append("F %d %s %.0f %.1f" % (f["id"], st, fct, late))
 
     def run_bg(dst, bps):
-        chunk = 8192
+        chunk = a.bg_chunk
         sent, t1 = 0, time.time()
         s = None
         try:
@@ -429,6 +433,7 @@ def main():
     q.add_argument("--t0-file", required=True)
     q.add_argument("--bg-end", type=float, required=True)
     q.add_argument("--timeout", type=float, default=40)
+    q.add_argument("--bg-chunk", type=int, default=64 * KB)
     q.add_argument("--out", required=True)
     q = sub.add_parser("report")
     q.add_argument("--plan", required=True)
