@@ -416,7 +416,7 @@ def main():
     q.add_argument("--hosts", type=int, required=True)
     q.add_argument("--hpl", type=int, required=True)
     q.add_argument("--seed", type=int, default=12)
-    q.add_argument("--secs", type=float, default=60)
+    q.add_argument("--secs", type=float, default=50)
     q.add_argument("--warm", type=float, default=5)
     q.add_argument("--incast-every", type=float, default=4)
     q.add_argument("--fanin", type=int, default=8)
