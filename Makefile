@@ -12,7 +12,7 @@
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
 #   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
-#   make bench           NDP vs TCP benchmarks (BENCH_SET=full|short|fabric)
+#   make bench           NDP vs TCP benchmarks (BENCH_SET=full|short|fabric|fct)
 #   make netlink-gen     regenerate net/ndp/netlink_gen.[ch] (kernel's YNL)
 #   make install         modules, UAPI headers, tools, tc plugin, man pages
 #                        (DESTDIR, PREFIX, KDIR; see ndp.rst "Installing")
@@ -112,7 +112,8 @@ fuzz:
 		NDP_FUZZ_SEED=$(FUZZ_SEED) NDP_FUZZ_RATE=$(FUZZ_RATE) ./fuzz.sh'
 
 # NDP against TCP, every scenario (Documentation/networking/ndp-bench.rst);
-# results, table and plots in results/.  BENCH_SET=fabric: the fat-tree.
+# results, table and plots in results/.  BENCH_SET=fabric: the fat-tree;
+# BENCH_SET=fct: flow completion times with detours and DASR (leaf-spine).
 BENCH_SET	?= full
 bench:
 	tools/bench/ndp-bench --set $(BENCH_SET) --kernel $(KERNEL)
