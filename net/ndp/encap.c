@@ -203,6 +203,10 @@ int ndp_encap_set_port(struct net *net, u32 port)
 	int err = 0;
 
 	mutex_lock(&nn->encap_lock);
+	err = -ENODEV;
+	if (nn->encap_dead)	/* the namespace is going away */
+		goto out;
+	err = 0;
 	if (port == nn->udp_port)
 		goto out;
 	if (port) {
@@ -234,12 +238,19 @@ void ndp_encap_net_init(struct ndp_net *nn)
 	mutex_init(&nn->encap_lock);
 }
 
-/* The namespace goes: no packet reaches its tunnel sockets any more. */
+/*
+ * The namespace goes (first of its NDP state): no packet reaches its
+ * tunnel sockets any more, and a sysctl write still in flight cannot open
+ * new ones (the sysctls go later).
+ */
 void ndp_encap_net_exit(struct ndp_net *nn)
 {
+	mutex_lock(&nn->encap_lock);
+	nn->encap_dead = true;
 	ndp_encap_sock_close(nn->encap_sock4);
 	ndp_encap_sock_close(nn->encap_sock6);
 	nn->encap_sock4 = NULL;
 	nn->encap_sock6 = NULL;
-	nn->udp_port = 0;
+	WRITE_ONCE(nn->udp_port, 0);
+	mutex_unlock(&nn->encap_lock);
 }

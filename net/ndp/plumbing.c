@@ -443,14 +443,14 @@ static void __net_exit ndp_net_exit(struct net *net)
 {
 	struct ndp_net *nn = ndp_pernet(net);
 
+	/* First: no packet arrives through a tunnel socket after this. */
+	ndp_encap_net_exit(nn);
 	ndp_pull_net_exit(nn);
 	ndp_dasr_net_exit(nn);
 	ndp_tw_net_exit(nn);
 	ndp_hash_net_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
-	/* After the sysctls: no writer can open a tunnel socket again. */
-	ndp_encap_net_exit(nn);
 	ndp_nl_net_exit(nn);
 	free_percpu(nn->mib);
 }

@@ -218,6 +218,7 @@ struct ndp_net {
 	u32			dasr_active;
 	struct timer_list	dasr_timer;
 	struct mutex		encap_lock;	/* udp_port and its sockets */
+	bool			encap_dead;
 	u32			udp_port;
 	struct socket		*encap_sock4;
 	struct socket		*encap_sock6;
