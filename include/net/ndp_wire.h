@@ -97,7 +97,11 @@ enum ndp_pkt_type {
  *	0xffff compare equal (ndp_pcsum_equal()).
  * @nsenders: ACK/NACK: number of senders currently active towards the
  *	receiver (Dart DASR hint, 0 = unknown).  DATA: 0.
- * @reserved: zero on send, ignored on receive.
+ * @acks: ACK: how many consecutive psns, ending with @psn, arrived intact
+ *	on path @path and are reported by this one ACK (a batch received
+ *	at once, see GRO in ndp-transport.rst); 0 and 1 both mean @psn
+ *	alone, at most NDP_ACK_SPAN_MAX.  Other types: zero on send,
+ *	ignored on receive.
  */
 struct ndphdr {
 	__be16	source;
@@ -116,8 +120,11 @@ struct ndphdr {
 	__sum16	hcsum;
 	__sum16	pcsum;
 	__be16	nsenders;
-	__be16	reserved;
+	__be16	acks;
 };
+
+/* Most psns one ACK reports (&ndphdr.acks); a larger value is refused. */
+#define NDP_ACK_SPAN_MAX	64
 
 #define NDP_HDR_LEN	((int)sizeof(struct ndphdr))
 

@@ -88,16 +88,25 @@ static void ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
 	}
 }
 
-/* Returns whether snd_una advanced. */
-static bool ndp_rcv_ack(struct sock *sk, bool sel, u32 psn, u32 cum, u8 path)
+/*
+ * @acks psns ending with @psn arrived on @path (0: none named, only the
+ * cumulative ack @cum).  Returns whether snd_una advanced.
+ */
+static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	u32 una = nsk->snd_una;
-	struct sk_buff *skb;
+	u32 una = nsk->snd_una, p = psn - acks + 1;
+	struct sk_buff *skb = NULL;
 
-	skb = sel ? ndp_sndq_find(nsk, psn) : NULL;
-	if (skb)
+	/* A span is consecutive psns: walk the queue, find only gaps. */
+	for (; acks; acks--, p++) {
+		if (!skb || NDP_SKB_CB(skb)->psn != p)
+			skb = ndp_sndq_find(nsk, p);
+		if (!skb)
+			continue;
 		ndp_mark_acked(sk, skb, path);
+		skb = skb_rb_next(skb);
+	}
 	/* Cumulative: everything before the peer's rcv_nxt arrived. */
 	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd_nxt)) {
 		for (skb = skb_rb_first(&nsk->sndq); skb;
@@ -152,11 +161,16 @@ static bool ndp_rcv_nack(struct sock *sk, u32 psn, u8 path, bool rts)
 	return true;
 }
 
-/* An ACK or NACK of a packet still queued: the peer owes a pull for it. */
-static void ndp_rcv_owed(struct ndp_sock *nsk, u32 psn)
+/*
+ * An ACK or NACK of packets still queued (@n psns ending with @psn): the
+ * peer owes a pull for each.
+ */
+static void ndp_rcv_owed(struct ndp_sock *nsk, u32 psn, u32 n)
 {
-	if (!ndp_before(psn, nsk->snd_una) && ndp_before(psn, nsk->snd_nxt))
-		nsk->pulls_owed++;
+	for (psn -= n - 1; n; n--, psn++)
+		if (!ndp_before(psn, nsk->snd_una) &&
+		    ndp_before(psn, nsk->snd_nxt))
+			nsk->pulls_owed++;
 }
 
 /*
@@ -315,15 +329,16 @@ bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 /* Receiver side: DATA.                                                   */
 
 /* ACK or NACK (or RST) of DATA @psn that arrived on path @path. */
-static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
-			  bool pull, u32 ctr, struct sk_buff_head *xmitq)
+static struct sk_buff *ndp_send_ctrl(struct sock *sk, u8 type, u32 psn,
+				     u8 path, bool pull, u32 ctr,
+				     struct sk_buff_head *xmitq)
 {
 	struct net *net = sock_net(sk);
 	struct sk_buff *skb;
 
 	skb = ndp_ctrl_skb(sk, type, pull ? NDP_F_PULL : 0, psn);
 	if (!skb)
-		return;
+		return NULL;
 	ndp_hdr(skb)->path = path;
 	if (pull) {
 		ndp_hdr(skb)->pull = htonl(ctr);
@@ -336,6 +351,68 @@ static void ndp_send_ctrl(struct sock *sk, u8 type, u32 psn, u8 path,
 	if (type == NDP_PKT_NACK)
 		ndp_sk(sk)->st_nacks_sent++;
 	__skb_queue_tail(xmitq, skb);
+	return skb;
+}
+
+/**
+ * struct ndp_ack_batch - the ACK owed for a run of DATA received at once
+ * @psn: last psn of the run.
+ * @n: psns in the run (0: nothing owed).
+ * @path: path they all came on.
+ * @ctr: the pull counter to send if @pull (the latest one: pulls are
+ *	cumulative).
+ * @pull: a pull rides on the ACK.
+ * @ready: data was queued for the reader: wake it once, at the end.
+ *
+ * A batch from GRO (ndp_rcv_list()) is answered by one ACK per run of
+ * consecutive psns, whose &ndphdr.acks tells the sender how many psns it
+ * reports: the sender still learns of every packet, at once, as the
+ * paper asks, but from one packet per batch instead of one per packet.
+ */
+struct ndp_ack_batch {
+	u32	psn;
+	u32	ctr;
+	u16	n;
+	u8	path;
+	bool	pull;
+	bool	ready;
+};
+
+static void ndp_ack_flush(struct sock *sk, struct ndp_ack_batch *ab,
+			  struct sk_buff_head *xmitq)
+{
+	struct sk_buff *skb;
+
+	if (!ab->n)
+		return;
+	skb = ndp_send_ctrl(sk, NDP_PKT_ACK, ab->psn, ab->path, ab->pull,
+			    ab->ctr, xmitq);
+	if (skb && ab->n > 1) {
+		ndp_hdr(skb)->acks = htons(ab->n);
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTACKSPANS);
+	}
+	ab->n = 0;
+	ab->pull = false;
+}
+
+/* DATA @psn arrived intact: ACK it now, or with its run (@ab). */
+static void ndp_ack(struct sock *sk, struct ndp_ack_batch *ab, u32 psn,
+		    u8 path, bool pull, u32 ctr, struct sk_buff_head *xmitq)
+{
+	if (!ab) {
+		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, path, pull, ctr, xmitq);
+		return;
+	}
+	if (ab->n && (psn != ab->psn + 1 || path != ab->path ||
+		      ab->n == NDP_ACK_SPAN_MAX))
+		ndp_ack_flush(sk, ab, xmitq);
+	ab->psn = psn;
+	ab->path = path;
+	ab->n++;
+	if (pull) {
+		ab->pull = true;
+		ab->ctr = ctr;
+	}
 }
 
 /*
@@ -445,7 +522,8 @@ static u32 ndp_missing(struct ndp_sock *nsk)
 }
 
 static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
-			 const struct ndphdr *nh, struct sk_buff_head *xmitq)
+			 const struct ndphdr *nh, struct sk_buff_head *xmitq,
+			 struct ndp_ack_batch *ab)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct net *net = sock_net(sk);
@@ -557,10 +635,18 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	} else {
 		pull = ndp_pull_enqueue(sk, true, 0, &ctr);
 	}
-	ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, pull, ctr, xmitq);
+	ndp_ack(sk, ab, psn, nh->path, pull, ctr, xmitq);
 	ndp_dasr_rcv_done(sk);
-	sk->sk_data_ready(sk);
+	if (ab)
+		ab->ready = true;
+	else
+		sk->sk_data_ready(sk);
 	if (nsk->fin_rcvd) {
+		if (ab) {
+			ndp_ack_flush(sk, ab, xmitq);
+			sk->sk_data_ready(sk);
+			ab->ready = false;
+		}
 		sk->sk_state_change(sk);
 		ndp_try_finish(sk, xmitq);
 	}
@@ -601,9 +687,15 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	u32 cum = ntohl(nh->syn_off);
 	u32 psn = ntohl(nh->psn);
 	bool progress = false;
+	u32 acks = 1;
 
+	/* An ACK may report a span of psns: all of them must be ours. */
+	if (nh->type == NDP_PKT_ACK && ntohs(nh->acks) > 1)
+		acks = ntohs(nh->acks);
 	if (!ndp_report_ok(nsk, cum, true) ||
-	    (nh->type != NDP_PKT_PULL && !ndp_report_ok(nsk, psn, false))) {
+	    (nh->type != NDP_PKT_PULL && !ndp_report_ok(nsk, psn, false)) ||
+	    (acks > 1 && (acks > NDP_ACK_SPAN_MAX ||
+			  !ndp_report_ok(nsk, psn - acks + 1, false)))) {
 		NDP_INC_STATS(net, NDP_MIB_INBADREPORTS);
 		return;
 	}
@@ -619,20 +711,20 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	case NDP_PKT_ACK:
 		NDP_INC_STATS(net, NDP_MIB_INACKS);
 		nsk->st_acks_rcvd++;
-		ndp_rcv_owed(nsk, psn);
-		progress = ndp_rcv_ack(sk, true, psn, cum, nh->path);
+		ndp_rcv_owed(nsk, psn, acks);
+		progress = ndp_rcv_ack(sk, acks, psn, cum, nh->path);
 		break;
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
 		nsk->st_nacks_rcvd++;
 		trace_ndp_nack(sk, psn, nh->path);
-		ndp_rcv_owed(nsk, psn);
-		progress = ndp_rcv_ack(sk, false, 0, cum, 0);
+		ndp_rcv_owed(nsk, psn, 1);
+		progress = ndp_rcv_ack(sk, 0, 0, cum, 0);
 		progress |= ndp_rcv_nack(sk, psn, nh->path, false);
 		break;
 	case NDP_PKT_PULL:
 		flags |= NDP_F_PULL;
-		progress = ndp_rcv_ack(sk, false, 0, cum, 0);
+		progress = ndp_rcv_ack(sk, 0, 0, cum, 0);
 		break;
 	}
 	if (flags & NDP_F_PULL) {
@@ -644,22 +736,30 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 }
 
 /*
- * Process @skb on connection @sk.  @opened: @skb is the packet that just
- * created @sk (ndp_passive_open() counted it for anti-amplification).
+ * Process @skb on connection @sk, lock held.  @opened: @skb is the packet
+ * that just created @sk (ndp_passive_open() counted it for
+ * anti-amplification).  @ab: @skb is part of a GRO batch, its ACK is
+ * batched.  Returns why @skb is to be freed; *@pskb is NULL if consumed.
  */
-static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
-			 bool opened)
+static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
+					     struct sk_buff **pskb,
+					     bool corrupt, bool opened,
+					     struct sk_buff_head *xmitq,
+					     struct ndp_ack_batch *ab)
+	__must_hold(&ndp_sk(sk)->lock)
 {
+	struct sk_buff *skb = *pskb;
 	const struct ndphdr *nh = ndp_hdr(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct net *net = sock_net(sk);
-	struct sk_buff_head xmitq;
 	struct ndphdr hdr = *nh;
 	u16 flags = ntohs(hdr.flags);
 	unsigned int len = skb->len + skb_network_header_len(skb);
 	enum skb_drop_reason reason = NDP_SKB_CONSUMED;
 
-	__skb_queue_head_init(&xmitq);
+	lockdep_assert_held(&nsk->lock);
+	if (nsk->dead)
+		return NDP_DROP_SOCKET_CLOSE;
 	if (corrupt) {
 		/* Handled as if trimmed; the received packet stays as is. */
 		flags |= NDP_F_TRIMMED;
@@ -667,16 +767,12 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 	}
 	__skb_pull(skb, hdr.doff * 4);
 
-	spin_lock_bh(&nsk->lock);
-	reason = nsk->dead ? NDP_DROP_SOCKET_CLOSE : NDP_SKB_CONSUMED;
-	if (nsk->dead)
-		goto out;
 	if (!nsk->addr_ok && !opened)
 		nsk->amp_rx += len;
 	switch (hdr.type) {
 	case NDP_PKT_DATA:
 		if (flags & NDP_F_RTS) {
-			ndp_rcv_rts(sk, ntohl(hdr.psn), hdr.path, &xmitq);
+			ndp_rcv_rts(sk, ntohl(hdr.psn), hdr.path, xmitq);
 			break;
 		}
 		/* The opener's data never carries PASSIVE, the responder's
@@ -688,13 +784,13 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 			break;
 		}
 		nsk->ever_heard = true;
-		ndp_rcv_data(sk, skb, &hdr, &xmitq);
-		skb = NULL;
+		ndp_rcv_data(sk, skb, &hdr, xmitq, ab);
+		*pskb = NULL;
 		break;
 	case NDP_PKT_ACK:
 	case NDP_PKT_NACK:
 	case NDP_PKT_PULL:
-		ndp_rcv_feedback(sk, &hdr, &xmitq);
+		ndp_rcv_feedback(sk, &hdr, xmitq);
 		break;
 	case NDP_PKT_RST:
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
@@ -707,20 +803,41 @@ static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 		 * socket (created by the peer's data) is always reset.
 		 */
 		ndp_set_error(sk, nsk->ever_acked || nsk->ever_heard ?
-				  ECONNRESET : ECONNREFUSED,
-			      &xmitq);
+				  ECONNRESET : ECONNREFUSED, xmitq);
 		break;
 	}
-	if (!nsk->dead) {
-		/* Data held back until the peer knew us (a new window), or
-		 * by the amplification bound until it proved its address.
-		 */
-		if ((nsk->idle && nsk->send_head) || nsk->amp_blocked)
-			ndp_push(sk, &xmitq);
-		if (nsk->fin_acked)
-			ndp_try_finish(sk, &xmitq);
-	}
-out:
+	return reason;
+}
+
+/* After packets were processed on @sk: what they may have unblocked. */
+static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
+	__must_hold(&ndp_sk(sk)->lock)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (nsk->dead)
+		return;
+	/* Data held back until the peer knew us (a new window), or by the
+	 * amplification bound until it proved its address.
+	 */
+	if ((nsk->idle && nsk->send_head) || nsk->amp_blocked)
+		ndp_push(sk, xmitq);
+	if (nsk->fin_acked)
+		ndp_try_finish(sk, xmitq);
+}
+
+/* Process @skb on connection @sk (see ndp_rcv_conn_one()). */
+static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
+			 bool opened)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	enum skb_drop_reason reason;
+	struct sk_buff_head xmitq;
+
+	__skb_queue_head_init(&xmitq);
+	spin_lock_bh(&nsk->lock);
+	reason = ndp_rcv_conn_one(sk, &skb, corrupt, opened, &xmitq, NULL);
+	ndp_rcv_conn_done(sk, &xmitq);
 	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
 	ndp_skb_free(sk, skb, reason);
@@ -1026,5 +1143,71 @@ found_open:
 	return 0;
 drop:
 	ndp_skb_free(NULL, skb, reason);
+	return 0;
+}
+
+/**
+ * ndp_rcv_list() - receive a batch GRO built
+ * @skb: its first packet, checked by the IP handler like any packet.
+ * @list: the others (ndp_gro_unbatch()), each a whole NDP packet.
+ * @fl: the flow, from @skb.
+ *
+ * GRO (offload.c) chains only consecutive DATA of one connection, each
+ * packet's checksums verified, so the connection is looked up once, its
+ * lock taken once and the batch answered by one ACK per run (struct
+ * ndp_ack_batch).  Each packet still passes the socket's filter and
+ * policy.  Without the connection (closed meanwhile) each packet goes the
+ * way of any packet.  Consumes everything.
+ */
+int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
+		 struct ndp_flow *fl)
+{
+	struct net *net = dev_net(skb->dev);
+	struct ndp_ack_batch ab = {};
+	struct sk_buff *seg, *next;
+	struct sk_buff_head xmitq;
+	enum skb_drop_reason reason;
+	struct ndp_sock *nsk;
+	struct sock *sk;
+	u32 n = 1;
+
+	skb->next = list;
+	for (seg = list; seg; seg = seg->next)
+		n++;
+	NDP_INC_STATS(net, NDP_MIB_INGROBATCHES);
+	NDP_ADD_STATS(net, NDP_MIB_INGROPKTS, n);
+	NDP_ADD_STATS(net, NDP_MIB_INPKTS, n - 1);
+
+	sk = skb->pkt_type == PACKET_HOST ? ndp_conn_lookup(net, fl) : NULL;
+	if (!sk) {
+		skb_list_walk_safe(skb, seg, next) {
+			struct ndp_flow f = *fl;
+
+			skb_mark_not_on_list(seg);
+			ndp_rcv(seg, &f);
+		}
+		return 0;
+	}
+
+	nsk = ndp_sk(sk);
+	__skb_queue_head_init(&xmitq);
+	spin_lock_bh(&nsk->lock);
+	skb_list_walk_safe(skb, seg, next) {
+		skb_mark_not_on_list(seg);
+		trace_ndp_recv_pkt(&fl->raddr, &fl->laddr, ndp_hdr(seg),
+				   seg->len);
+		reason = ndp_sk_accepts(sk, seg);
+		if (!reason)
+			reason = ndp_rcv_conn_one(sk, &seg, false, false,
+						  &xmitq, &ab);
+		ndp_skb_free(sk, seg, reason);
+	}
+	ndp_ack_flush(sk, &ab, &xmitq);
+	if (ab.ready)
+		sk->sk_data_ready(sk);
+	ndp_rcv_conn_done(sk, &xmitq);
+	spin_unlock_bh(&nsk->lock);
+	ndp_xmit_queue(sk, &xmitq);
+	sock_put(sk);
 	return 0;
 }

@@ -161,6 +161,14 @@ enum ndp_mib_field {
 	NDP_MIB_ENCAPINPKTS,
 	/* EncapOutPkts: NDP packets sent in UDP (net.ndp.udp_port) */
 	NDP_MIB_ENCAPOUTPKTS,
+	/* InGroBatches: batches of DATA that GRO built for a connection and
+	 * the receive handler took whole
+	 */
+	NDP_MIB_INGROBATCHES,
+	/* InGroPkts: packets that came in those batches */
+	NDP_MIB_INGROPKTS,
+	/* OutAckSpans: ACKs sent reporting more than one psn (acks > 1) */
+	NDP_MIB_OUTACKSPANS,
 	NDP_MIB_MAX
 };
 

@@ -46,6 +46,8 @@
 
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <net/gro.h>
+#include <net/xfrm.h>
 #include <net/ndp_compat.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -183,15 +185,275 @@ static struct sk_buff *ndp6_gso_segment(struct sk_buff *skb,
 	return ndp_gso_segment(skb, features, false);
 }
 
+/* ---------------------------------------------------------------------- */
+/* GRO: batches of consecutive DATA for a local connection.              */
+
+/*
+ * Whether the packet @nh heads (payload @plen bytes at @off + NDP_HDR_LEN)
+ * is intact: header and payload checksums, as the receive handler checks
+ * them.  A batch is trusted whole by the transport (ndp_rcv_list()), so
+ * every packet is verified before it joins one; a packet that fails is
+ * left alone for the receive handler, which NACKs it.
+ */
+static bool ndp_gro_csum_ok(struct sk_buff *skb, const struct ndphdr *nh,
+			    unsigned int off, unsigned int plen, bool v4)
+{
+	bool ok;
+
+	if (v4) {
+		const struct iphdr *iph = skb_gro_network_header(skb);
+
+		ok = ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr,
+					ndp_ipproto);
+	} else {
+		const struct ipv6hdr *ip6h = skb_gro_network_header(skb);
+
+		ok = ndp_v6_hdr_csum_ok(nh, &ip6h->saddr, &ip6h->daddr,
+					ndp_ipproto);
+	}
+	return ok && ndp_pcsum_equal(csum_fold(skb_checksum(skb, off + NDP_HDR_LEN,
+							      plen, 0)),
+				     nh->pcsum);
+}
+
+/*
+ * Batches are built only for a connection of this namespace, as UDP
+ * builds them only for a socket that asked: a forwarding namespace (a
+ * software switch running sch_ndp) keeps every packet whole and trimmable.
+ */
+static bool ndp_gro_has_sock(struct sk_buff *skb, const struct ndphdr *nh,
+			     bool v4)
+{
+	struct ndp_flow fl = {};
+	struct sock *sk;
+
+	if (v4) {
+		const struct iphdr *iph = skb_gro_network_header(skb);
+
+		fl.family = AF_INET;
+		ipv6_addr_set_v4mapped(iph->daddr, &fl.laddr);
+		ipv6_addr_set_v4mapped(iph->saddr, &fl.raddr);
+	} else {
+		const struct ipv6hdr *ip6h = skb_gro_network_header(skb);
+
+		fl.family = AF_INET6;
+		fl.laddr = ip6h->daddr;
+		fl.raddr = ip6h->saddr;
+	}
+	fl.lport = nh->dest;
+	fl.rport = nh->source;
+	fl.nonce = ntohl(nh->nonce);
+	sk = ndp_conn_lookup(dev_net(skb->dev), &fl);
+	if (!sk)
+		return false;
+	sock_put(sk);
+	return true;
+}
+
+/*
+ * Whether @nh (payload @plen) is the next packet of batch @p, whose first
+ * header is @ph: the header the sender's own batching (ndp_gso_can_add())
+ * would have given it.  Every packet of a held batch is full sized: a
+ * shorter one ends the batch.
+ */
+static bool ndp_gro_follows(struct sk_buff *p, const struct ndphdr *ph,
+			    const struct ndphdr *nh, unsigned int plen)
+{
+	u16 flags = ntohs(nh->flags), pflags = ntohs(ph->flags);
+	u32 n = NAPI_GRO_CB(p)->count, mss = ntohs(ph->paylen);
+
+	if (NAPI_GRO_CB(p)->flush || n >= NDP_GRO_MAX_SEGS ||
+	    p->len + NDP_HDR_LEN + plen >= 65536 || plen > mss ||
+	    (flags & ~NDP_F_GSO_TAIL) != pflags ||
+	    ntohl(nh->psn) != ntohl(ph->psn) + n ||
+	    nh->path != ph->path || nh->detours != ph->detours ||
+	    ntohl(nh->prio) != ndp_gso_prio(ntohl(ph->prio), n, mss))
+		return false;
+	return !(flags & NDP_F_SYN) ||
+	       ntohl(nh->syn_off) == ntohl(ph->syn_off) + n;
+}
+
+/*
+ * Chain @skb, a whole NDP packet, to @p's frag_list (as
+ * skb_gro_receive_list() does, which modules cannot call): its data then
+ * starts at its own NDP header, its IP header in front of it.
+ */
+static void ndp_gro_append(struct sk_buff *p, struct sk_buff *skb)
+{
+	skb_pull(skb, skb_gro_offset(skb) - NDP_HDR_LEN);
+	if (NAPI_GRO_CB(p)->last == p)
+		skb_shinfo(p)->frag_list = skb;
+	else
+		NAPI_GRO_CB(p)->last->next = skb;
+	NAPI_GRO_CB(p)->last = skb;
+	NAPI_GRO_CB(p)->count++;
+	p->data_len += skb->len;
+	p->len += skb->len;
+	p->truesize += skb->truesize;
+	skb->destructor = NULL;
+	skb->sk = NULL;
+	NAPI_GRO_CB(skb)->same_flow = 1;
+}
+
+static struct sk_buff *ndp_gro_receive(struct list_head *head,
+				       struct sk_buff *skb, bool v4)
+{
+	unsigned int off = skb_gro_offset(skb), plen;
+	const struct ndphdr *nh, *ph;
+	struct sk_buff *p;
+	u16 flags;
+
+	if (NAPI_GRO_CB(skb)->flush || skb_sec_path(skb))
+		goto flush;
+	nh = skb_gro_header(skb, off + NDP_HDR_LEN, off);
+	if (!nh || skb_gro_len(skb) <= NDP_HDR_LEN)
+		goto flush;
+	flags = ntohs(nh->flags);
+	plen = skb_gro_len(skb) - NDP_HDR_LEN;
+	if (!ndp_hdr_is_sane(nh) || nh->type != NDP_PKT_DATA ||
+	    nh->doff != NDP_HDR_WORDS ||
+	    (flags & (NDP_F_TRIMMED | NDP_F_RTS)) ||
+	    plen != ntohs(nh->paylen) ||
+	    !ndp_gro_csum_ok(skb, nh, off, plen, v4))
+		goto flush;
+
+	list_for_each_entry(p, head, list) {
+		if (!NAPI_GRO_CB(p)->same_flow)
+			continue;
+		ph = (const struct ndphdr *)(p->data + off);
+		if (ph->source != nh->source || ph->dest != nh->dest ||
+		    ph->nonce != nh->nonce) {
+			NAPI_GRO_CB(p)->same_flow = 0;
+			continue;
+		}
+		if (!ndp_gro_follows(p, ph, nh, plen)) {
+			/* Deliver the batch; this packet may start the next. */
+			skb_gro_pull(skb, NDP_HDR_LEN);
+			if (flags & NDP_F_GSO_TAIL)
+				NAPI_GRO_CB(skb)->flush = 1;
+			return p;
+		}
+		if (!pskb_may_pull(skb, skb_gro_offset(skb) + NDP_HDR_LEN))
+			goto flush;
+		skb_gro_pull(skb, NDP_HDR_LEN);
+		ndp_gro_append(p, skb);
+		if ((flags & NDP_F_GSO_TAIL) || plen < ntohs(ph->paylen) ||
+		    NAPI_GRO_CB(p)->count >= NDP_GRO_MAX_SEGS)
+			return p;
+		return NULL;
+	}
+	/* A new batch: the last packet of a message or no local socket. */
+	if ((flags & NDP_F_GSO_TAIL) || !ndp_gro_has_sock(skb, nh, v4))
+		goto flush;
+	skb_gro_pull(skb, NDP_HDR_LEN);
+	return NULL;
+flush:
+	NAPI_GRO_CB(skb)->flush = 1;
+	return NULL;
+}
+
+static struct sk_buff *ndp4_gro_receive(struct list_head *head,
+					struct sk_buff *skb)
+{
+	return ndp_gro_receive(head, skb, true);
+}
+
+static struct sk_buff *ndp6_gro_receive(struct list_head *head,
+					struct sk_buff *skb)
+{
+	return ndp_gro_receive(head, skb, false);
+}
+
+/*
+ * A batch of several packets leaves GRO.  @nhoff: offset of its first NDP
+ * header.  Its packets stay whole on the frag_list, so the gso_type says
+ * so next to NDP's own: only the receive handler takes such a packet
+ * (ndp_gro_unbatch()); segmentation refuses it.
+ */
+static int ndp_gro_complete(struct sk_buff *skb, int nhoff)
+{
+	const struct ndphdr *nh = (const struct ndphdr *)(skb->data + nhoff);
+
+	skb_shinfo(skb)->gso_type = NDP_SKB_GSO_TYPE | SKB_GSO_FRAGLIST;
+	skb_shinfo(skb)->gso_size = ntohs(nh->paylen);
+	skb_shinfo(skb)->gso_segs = NAPI_GRO_CB(skb)->count;
+	skb->csum_level = 0;
+	skb->ip_summed = CHECKSUM_NONE;
+	return 0;
+}
+
+/*
+ * Take a batch apart (@skb at its first NDP header, IP done): @skb is
+ * left holding its first packet and the others are returned as a list,
+ * each with its data at its own NDP header and what the IP layer set on
+ * @skb (device, input interface, control block).  NULL if @skb is not a
+ * batch GRO built, or on allocation failure (@skb is then freed).
+ */
+struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed)
+{
+	unsigned int len = 0, truesize = 0;
+	struct sk_buff *list, **pp, *seg;
+
+	*freed = false;
+	if (skb_shinfo(skb)->gso_type != (NDP_SKB_GSO_TYPE | SKB_GSO_FRAGLIST) ||
+	    !skb_has_frag_list(skb))
+		return NULL;
+	/* A tap may hold a clone sharing the frag_list: unshare it. */
+	if (skb_cloned(skb) && pskb_expand_head(skb, 0, 0, GFP_ATOMIC))
+		goto bad;
+	list = skb_shinfo(skb)->frag_list;
+	skb_shinfo(skb)->frag_list = NULL;
+	for (pp = &list; *pp; pp = &(*pp)->next) {
+		seg = *pp;
+		if (skb_shared(seg)) {
+			struct sk_buff *nseg = skb_clone(seg, GFP_ATOMIC);
+
+			if (!nseg) {
+				/* seg stays on the list and is freed there. */
+				kfree_skb_list(list);
+				goto bad;
+			}
+			nseg->next = seg->next;
+			consume_skb(seg);
+			*pp = nseg;
+			seg = nseg;
+		}
+		len += seg->len;
+		truesize += seg->truesize;
+		seg->dev = skb->dev;
+		seg->skb_iif = skb->skb_iif;
+		seg->pkt_type = skb->pkt_type;
+		seg->protocol = skb->protocol;
+		seg->mark = skb->mark;
+		seg->ip_summed = CHECKSUM_NONE;
+		skb_reset_transport_header(seg);
+		memcpy(seg->cb, skb->cb, sizeof(skb->cb));
+	}
+	skb->len -= len;
+	skb->data_len -= len;
+	skb->truesize -= truesize;
+	skb_gso_reset(skb);
+	return list;
+bad:
+	*freed = true;
+	NDP_INC_STATS(dev_net(skb->dev), NDP_MIB_INERRS);
+	kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
+	return NULL;
+}
+
 static const struct net_offload ndp4_offload = {
 	.callbacks = {
 		.gso_segment	= ndp4_gso_segment,
+		.gro_receive	= ndp4_gro_receive,
+		.gro_complete	= ndp_gro_complete,
 	},
 };
 
 static const struct net_offload ndp6_offload = {
 	.callbacks = {
 		.gso_segment	= ndp6_gso_segment,
+		.gro_receive	= ndp6_gro_receive,
+		.gro_complete	= ndp_gro_complete,
 	},
 };
 

@@ -125,12 +125,17 @@ int ndp_v4_rcv(struct sk_buff *skb)
 	struct net *net = dev_net(skb->dev);
 	enum skb_drop_reason reason;
 	const struct iphdr *iph;
+	struct sk_buff *list = NULL;
 	struct rtable *rt;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
+	bool freed;
 
-	if (skb_is_gso(skb))
-		return ndp_rcv_gso(skb, true);
+	if (skb_is_gso(skb)) {
+		list = ndp_gro_unbatch(skb, &freed);
+		if (!list)
+			return freed ? 0 : ndp_rcv_gso(skb, true);
+	}
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
 	reason = ndp_rcv_hdr(skb);
 	if (reason)
@@ -156,9 +161,12 @@ int ndp_v4_rcv(struct sk_buff *skb)
 	fl.lport = nh->dest;
 	fl.rport = nh->source;
 	fl.nonce = ntohl(nh->nonce);
+	if (list)
+		return ndp_rcv_list(skb, list, &fl);
 	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);
+	kfree_skb_list_reason(list, reason);
 	kfree_skb_reason(skb, reason);
 	return 0;
 }
@@ -292,11 +300,16 @@ int ndp_v6_rcv(struct sk_buff *skb)
 	struct net *net = dev_net(skb->dev);
 	enum skb_drop_reason reason;
 	const struct ipv6hdr *ip6h;
+	struct sk_buff *list = NULL;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
+	bool freed;
 
-	if (skb_is_gso(skb))
-		return ndp_rcv_gso(skb, false);
+	if (skb_is_gso(skb)) {
+		list = ndp_gro_unbatch(skb, &freed);
+		if (!list)
+			return freed ? 0 : ndp_rcv_gso(skb, false);
+	}
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
 	reason = ndp_rcv_hdr(skb);
 	if (reason)
@@ -320,9 +333,12 @@ int ndp_v6_rcv(struct sk_buff *skb)
 	fl.lport = nh->dest;
 	fl.rport = nh->source;
 	fl.nonce = ntohl(nh->nonce);
+	if (list)
+		return ndp_rcv_list(skb, list, &fl);
 	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);
+	kfree_skb_list_reason(list, reason);
 	kfree_skb_reason(skb, reason);
 	return 0;
 }

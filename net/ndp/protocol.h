@@ -77,6 +77,8 @@ extern unsigned int ndp_ipproto;
  */
 #define NDP_SKB_GSO_TYPE	SKB_GSO_TUNNEL_REMCSUM
 #define NDP_F_GSO_TAIL		(NDP_F_LAST | NDP_F_FIN)
+/* Packets GRO chains into one batch, at most (one ACK reports them). */
+#define NDP_GRO_MAX_SEGS	NDP_ACK_SPAN_MAX
 
 /* &ndphdr.prio of packet @i of a batch whose first packet has @prio. */
 static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
@@ -770,6 +772,8 @@ void ndp_v6_icmp(struct sk_buff *skb, u8 type, u8 code, unsigned int off,
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
+int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
+		 struct ndp_flow *fl);
 bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 		  struct sk_buff_head *xmitq);
 void ndp_purge_ooo(struct ndp_sock *nsk);
@@ -778,6 +782,7 @@ void ndp_purge_ooo(struct ndp_sock *nsk);
 int ndp_offload_init(void);
 void ndp_offload_exit(void);
 struct sk_buff *ndp_rcv_segment(struct sk_buff *skb);
+struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed);
 
 /* output.c */
 int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,

@@ -1,0 +1,101 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Receive offload (GRO): a receiver whose device runs GRO gets runs of
+# consecutive DATA of one connection as one batch (net/ndp/offload.c),
+# takes the connection's lock once for it and answers it with one ACK per
+# run that reports every psn of it (&ndphdr.acks).  veth runs GRO for
+# NDP's packets once "gro" and "rx-gro-list" are on at the receiving end
+# (drivers/net/veth.c: NAPI for a sender's socket-owned packets).
+#
+#   gro off          the default veth: no batches (InGroBatches stays 0),
+#                    one ACK per DATA packet;
+#   gro on           transfers intact over IPv4 and IPv6 and both ways;
+#                    batches carry several packets, ACKs report spans
+#                    (OutAckSpans) and are fewer than the DATA packets;
+#                    the sender takes every span (InBadReports stays 0);
+#   corruption       netem corrupts 1 % of the sender's packets: every
+#                    corrupt payload is still caught (InCsumErrs) and
+#                    repaired, transfers intact: GRO verifies each packet
+#                    before it joins a batch.
+#
+# A switch namespace forwarding with GRO on keeps every packet whole and
+# trimmable (batches are built for local connections only): gso.sh.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+NDP_MTU=1500
+
+[ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "GRO counters are NDP-only"
+xfer_setup
+ndp_lib_require_cmd ethtool tc sha256sum
+ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_lib_plan 18
+
+A() { ip netns exec "$ns_a" "$@"; }
+B() { ip netns exec "$ns_b" "$@"; }
+
+# --- GRO off (veth's default) -------------------------------------------------
+s0=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "gro off: v4 1M a->b intact" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 1M 0 1 120
+s1=$(xfer_stats "$ns_a" "$ns_b")
+xfer_expect_delta "gro off: no batches at b" "$s0" "$s1" "$ns_b" 0 InGroBatches
+xfer_expect_delta "gro off: no ACK spans from b" "$s0" "$s1" "$ns_b" 0 OutAckSpans
+
+# --- GRO on at both ends --------------------------------------------------------
+gro_on()
+{
+	A ethtool -K eth0 gro on rx-gro-list on &&
+	B ethtool -K eth0 gro on rx-gro-list on
+}
+ndp_lib_check "ethtool -K eth0 gro on rx-gro-list on" gro_on
+B ethtool -k eth0 | grep -E '^(generic-receive-offload|rx-gro-list):' | sed 's/^/# b /'
+
+# gro_batched BEFORE AFTER: batches carry more than one packet each.
+gro_batched()
+{
+	local b p
+	b=$(xfer_delta "$1" "$2" "$ns_b" InGroBatches)
+	p=$(xfer_delta "$1" "$2" "$ns_b" InGroPkts)
+	echo "$b batches carried $p packets"
+	[ "$b" -gt 0 ] && [ "$p" -gt "$b" ]
+}
+# gro_fewer_acks BEFORE AFTER: b sent fewer ACKs than it received DATA.
+gro_fewer_acks()
+{
+	local d a
+	d=$(xfer_delta "$1" "$2" "$ns_b" InData)
+	a=$(xfer_delta "$1" "$2" "$ns_b" OutAcks)
+	echo "b received $d DATA packets, sent $a ACKs"
+	[ "$d" -gt 0 ] && [ "$a" -lt "$d" ]
+}
+
+s0=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "gro on: v4 4M a->b intact" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 4M 0 1 120
+ndp_lib_check "gro on: v6 4M a->b intact" xfer_run "$ns_a" "$ns_b" fd00:1::2 6 4M 0 1 120
+s1=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "gro on: batches of several packets at b" gro_batched "$s0" "$s1"
+xfer_expect_moved "gro on: b's ACKs report spans" "$s0" "$s1" "$ns_b" OutAckSpans
+ndp_lib_check "gro on: fewer ACKs than DATA packets" gro_fewer_acks "$s0" "$s1"
+xfer_expect_delta "gro on: no checksum errors at b" "$s0" "$s1" "$ns_b" 0 InCsumErrs InErrs
+xfer_expect_delta "gro on: a's ACK spans all taken" "$s0" "$s1" "$ns_a" 0 InBadReports
+
+s0=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "gro on: v4 2M both ways intact" \
+	xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 2M 2M 1 120
+ndp_lib_check "gro on: v6 2M both ways, 4 connections, intact" \
+	xfer_run "$ns_a" "$ns_b" fd00:1::2 6 512K 512K 4 120
+s1=$(xfer_stats "$ns_a" "$ns_b")
+xfer_expect_moved "gro on: a batched b's data too" "$s0" "$s1" "$ns_a" InGroBatches
+
+# --- corruption: every packet is verified before it joins a batch ---------------
+ndp_lib_check "netem corrupt 1% on a's eth0" \
+	A tc qdisc add dev eth0 root netem corrupt 1%
+s0=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "corrupt: v4 4M a->b intact" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 4M 0 1 180
+ndp_lib_check "corrupt: v6 4M a->b intact" xfer_run "$ns_a" "$ns_b" fd00:1::2 6 4M 0 1 180
+s1=$(xfer_stats "$ns_a" "$ns_b")
+xfer_expect_moved "corrupt: b caught corrupt packets" "$s0" "$s1" "$ns_b" InCsumErrs
+A tc qdisc del dev eth0 root
+
+ndp_lib_done
