@@ -70,7 +70,7 @@ f.hcsum_status = ProtoField.string("ndpt.hcsum.status", "Header checksum status"
 f.pcsum = ProtoField.uint16("ndpt.pcsum", "Payload checksum", base.HEX)
 f.pcsum_status = ProtoField.string("ndpt.pcsum.status", "Payload checksum status")
 f.nsenders = ProtoField.uint16("ndpt.nsenders", "Active senders", base.DEC)
-f.reserved = ProtoField.uint16("ndpt.reserved", "Reserved", base.HEX)
+f.acks = ProtoField.uint16("ndpt.acks", "ACK span (psns reported)", base.DEC)
 f.options = ProtoField.bytes("ndpt.options", "Options")
 f.payload = ProtoField.bytes("ndpt.payload", "Payload")
 f.captured = ProtoField.uint32("ndpt.payload.captured", "Payload bytes present", base.DEC)
@@ -244,7 +244,7 @@ function ndp.dissector(tvb, pinfo, tree)
 
 	local pc = t:add(f.pcsum, tvb(34, 2))
 	t:add(f.nsenders, tvb(36, 2))
-	t:add(f.reserved, tvb(38, 2))
+	t:add(f.acks, tvb(38, 2))
 	if hlen > NDP_HDR_LEN and tvb:len() >= hlen then
 		t:add(f.options, tvb(NDP_HDR_LEN, hlen - NDP_HDR_LEN))
 	end

@@ -17,9 +17,11 @@
 #                    queue: super-packets are split at enqueue (xstats
 #                    gso_split) and trimming happens per packet (receiver
 #                    InTrimmed, NACKs), transfers intact;
-#   switch, GRO on   a router namespace forwarding with GRO on its veths and
-#                    sch_ndp on the receiver's port: two senders, trimmed
-#                    per packet, transfers intact;
+#   switch, GRO on   a router namespace forwarding with GRO and rx-gro-list
+#                    on its veths (so NDP's GRO callback sees every packet
+#                    there and must build no batch: no local connection)
+#                    and sch_ndp on the receiver's port: two senders,
+#                    trimmed per packet, transfers intact;
 #   whole            super-packets delivered unsegmented (tc mirred from
 #                    lo's egress to its ingress) are cut by the receive
 #                    handler (InGsoPkts), transfers intact.
@@ -186,7 +188,7 @@ switch()
 	local i
 	ndp_lib_topo_switch 2 || return 1
 	for i in t1 t2 tr; do
-		ip netns exec "$ns_sw" ethtool -K "$i" gro on || return 1
+		ip netns exec "$ns_sw" ethtool -K "$i" gro on rx-gro-list on || return 1
 	done
 	# 10 Mbit/s: even the debug kernel's senders overflow the port (at
 	# 100 Mbit/s it trimmed nothing there, and this phase is about trimming).

@@ -45,9 +45,9 @@
  * Without -F such mutants keep a wrong header checksum, so real transfers
  * must survive every mutant; what still gets a valid checksum is what a
  * receiver must reject or ignore whatever its state: malformed packets,
- * fields nobody interprets or that only hint (prio, path, detours,
- * reserved; nsenders, whose forged value can only shrink later pushed
- * windows, never break a transfer),
+ * fields nobody interprets or that only hint (prio, path, detours;
+ * nsenders, whose forged value can only shrink later pushed windows,
+ * never break a transfer; not acks, which reports packets as received),
  * psn/ack/pull values far from the live ones (except the first psn a
  * first-window packet implies), duplicates, and packets of no live
  * connection.  A first-window packet (DATA with SYN, no PASSIVE)
@@ -110,7 +110,7 @@ enum {
 	FZ_O_FLAGS = 6, FZ_O_NONCE = 8, FZ_O_PSN = 12, FZ_O_SYNOFF = 16,
 	FZ_O_PULL = 20, FZ_O_PRIO = 24, FZ_O_PAYLEN = 28, FZ_O_PATH = 30,
 	FZ_O_DETOURS = 31, FZ_O_HCSUM = 32, FZ_O_PCSUM = 34,
-	FZ_O_NSENDERS = 36, FZ_O_RESERVED = 38,
+	FZ_O_NSENDERS = 36, FZ_O_ACKS = 38,
 };
 
 #define FZ_SNAP		(9216 + 64)
@@ -145,7 +145,7 @@ static const struct {
 	{ "hcsum", FZ_O_HCSUM, 2, false, FZ_HARMLESS },
 	{ "pcsum", FZ_O_PCSUM, 2, false, FZ_HARMLESS },
 	{ "nsenders", FZ_O_NSENDERS, 2, false, FZ_HARMLESS },
-	{ "reserved", FZ_O_RESERVED, 2, false, FZ_HARMLESS },
+	{ "acks", FZ_O_ACKS, 2, false, FZ_SEMANTIC },
 };
 
 #define FZ_NFIELDS	((int)ARRAY_SIZE(fz_fields))
