@@ -88,10 +88,16 @@ xfer_expect_delta "gro on: a's ACK spans all taken" "$s0" "$s1" "$ns_a" 0 InBadR
 s0=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "gro on: v4 2M both ways intact" \
 	xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 2M 2M 1 120
-ndp_lib_check "gro on: v6 2M both ways, 4 connections, intact" \
-	xfer_run "$ns_a" "$ns_b" fd00:1::2 6 512K 512K 4 120
+ndp_lib_check "gro on: v6 1M both ways intact" \
+	xfer_run "$ns_a" "$ns_b" fd00:1::2 6 1M 1M 1 120
 s1=$(xfer_stats "$ns_a" "$ns_b")
 xfer_expect_moved "gro on: a batched b's data too" "$s0" "$s1" "$ns_a" InGroBatches
+# With GRO on, veth queues to its peer's NAPI ring (256 packets), not to
+# the backlog (netdev_max_backlog): what it dropped, for the record.
+for n in "$ns_a" "$ns_b"; do
+	ndp_lib_info "${n%%-*} eth0 tx dropped:" \
+		"$(ip -n "$n" -s link show eth0 | awk '/TX:/ { getline; print $4 }')"
+done
 
 # --- a packet socket on b: batches reach the handler cloned ----------------------
 # A tap (AF_PACKET) holds a clone of every batch it sees, sharing its
