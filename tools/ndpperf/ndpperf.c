@@ -27,7 +27,9 @@
  *   crr     a new connection per request: connect, send, receive, close;
  *   bulk    FLOWS connections (default 1) each send REQ bytes (default
  *           64 MB) at once; sample = completion of each flow; goodput is
- *           total bytes over the time to the last completion;
+ *           total bytes over the time to the last completion; the result
+ *           line also has the machine's CPU time over the rounds (cpu_s,
+ *           cpu_busy: /proc/stat, all CPUs, both ends if they share it);
  *   incast  FLOWS connections spread over the HOSTs (round robin) get a
  *           small request (REQ, default 64 B) at the same moment and each
  *           answers RESP bytes (default 64 KB); sample = completion of the
@@ -118,6 +120,32 @@ static uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
+
+/*
+ * The machine's CPU time in clock ticks from the aggregate "cpu" line of
+ * /proc/stat: @busy = user + nice + system + irq + softirq, @total = busy +
+ * idle + iowait + steal.  False when it cannot be read.
+ */
+static bool cpu_ticks(unsigned long long *busy, unsigned long long *total)
+{
+	unsigned long long v[8];
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return false;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n != 8)
+		return false;
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6];
+	*total = *busy + v[3] + v[4] + v[7];
+	return true;
+}
+
+/* CPU seconds and busy fraction over the bulk rounds; < 0 when unknown */
+static double perf_cpu_s = -1, perf_cpu_busy = -1;
 
 /* ---- payload pattern --------------------------------------------------- */
 
@@ -624,12 +652,17 @@ static void perf_report(const char *what, double *s, size_t n, double goodput,
 	       perf_pct(s, n, 90), perf_pct(s, n, 99), s[n - 1], sum / n);
 	if (goodput > 0)
 		printf(" goodput %.1f Mbit/s", goodput);
+	if (perf_cpu_s >= 0)
+		printf(" cpu %.2f s (busy %.2f)", perf_cpu_s, perf_cpu_busy);
 	printf("\n");
 	fprintf(stdout,
-		"RESULT proto=%s mode=%s req=%lld resp=%lld flows=%d prio=%d n=%zu min_us=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f goodput_mbps=%.1f\n",
+		"RESULT proto=%s mode=%s req=%lld resp=%lld flows=%d prio=%d n=%zu min_us=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f max_us=%.1f mean_us=%.1f goodput_mbps=%.1f",
 		opt.ndp ? "ndp" : "tcp", what, (long long)opt.req, (long long)opt.resp,
 		opt.flows, opt.prio, n, s[0], perf_pct(s, n, 50), perf_pct(s, n, 90),
 		perf_pct(s, n, 99), s[n - 1], sum / n, goodput);
+	if (perf_cpu_s >= 0)
+		fprintf(stdout, " cpu_s=%.3f cpu_busy=%.3f", perf_cpu_s, perf_cpu_busy);
+	fprintf(stdout, "\n");
 }
 
 /* Keep going while iterations and time remain. */
@@ -706,9 +739,12 @@ static int perf_client(void)
 		break;
 	case PERF_BULK: {
 		struct perf_bulk *b = calloc(opt.flows, sizeof(*b));
+		unsigned long long busy0, total0, busy1, total1;
 		uint64_t first = 0, last = 0;
+		bool cpu;
 		int f;
 
+		cpu = cpu_ticks(&busy0, &total0);
 		for (i = 0; i < opt.iters; i++) {
 			first = UINT64_MAX;
 			last = 0;
@@ -730,6 +766,12 @@ static int perf_client(void)
 				fprintf(stderr, "ndpperf: bulk round %lld: %.1f Mbit/s\n",
 					(long long)i, opt.flows * (opt.req + opt.resp) * 8.0 /
 					(t0 / 1e9) / 1e6);
+		}
+		if (cpu && cpu_ticks(&busy1, &total1) && total1 > total0) {
+			long hz = sysconf(_SC_CLK_TCK);
+
+			perf_cpu_s = (double)(busy1 - busy0) / (hz > 0 ? hz : 100);
+			perf_cpu_busy = (double)(busy1 - busy0) / (total1 - total0);
 		}
 		/* goodput of the last round: all flows' bytes over the makespan */
 		perf_report("bulk", s, n, opt.flows * (opt.req + opt.resp) * 8.0 /
