@@ -173,6 +173,26 @@ static inline bool ndp_pcsum_equal(__sum16 a, __sum16 b)
 	return (__force u16)a % 0xffff == (__force u16)b % 0xffff;
 }
 
+/*
+ * Whether the payload of the packet at @skb->data (a header of @hlen bytes,
+ * then @plen bytes of payload, nothing after) sums to @pcsum.  When the
+ * device summed the packet (CHECKSUM_COMPLETE: skb->csum covers every byte
+ * from @skb->data on), the payload's sum is that minus the header's, with
+ * no pass over the payload.  A mismatch is confirmed in software, as
+ * __skb_checksum_complete() does, since a device's sum may be wrong.
+ */
+static inline bool ndp_pcsum_ok(const struct sk_buff *skb, unsigned int hlen,
+				unsigned int plen, __sum16 pcsum)
+{
+	if (skb->ip_summed == CHECKSUM_COMPLETE && skb->len == hlen + plen &&
+	    ndp_pcsum_equal(csum_fold(csum_sub(skb->csum,
+					       skb_checksum(skb, 0, hlen, 0))),
+			    pcsum))
+		return true;
+	return ndp_pcsum_equal(csum_fold(skb_checksum(skb, hlen, plen, 0)),
+			       pcsum);
+}
+
 /* Checksum of the header alone (hcsum field included as it is). */
 static inline __wsum ndp_hdr_csum_partial(const struct ndphdr *nh)
 {

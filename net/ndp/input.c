@@ -1003,8 +1003,7 @@ static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
 		return false;
 	if (!plen)
 		return flags & NDP_F_FIN;
-	return ndp_pcsum_equal(csum_fold(skb_checksum(skb, hlen, plen, 0)),
-			       nh->pcsum);
+	return ndp_pcsum_ok(skb, hlen, plen, nh->pcsum);
 }
 
 /* IPsec policy for a packet of protocol ndp_ipproto (.no_policy is set). */

@@ -3,10 +3,13 @@
  * KUnit tests of the NDP wire format helpers (include/net/ndp_wire.h):
  * header checksum against an independent reference, its survival across
  * the in-flight changes switches make (trim flag, return to sender,
- * detours), and header sanity checks.
+ * detours), header sanity checks, and the payload check with and
+ * without a device's sum (CHECKSUM_COMPLETE).
  */
 #include <kunit/test.h>
 #include <linux/in6.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
 #include <net/ndp_wire.h>
 
 /* Straightforward RFC 1071 sum, independent of the kernel's csum code. */
@@ -160,12 +163,56 @@ static void ndp_wire_test_sanity(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ndp_hdr_is_sane(&nh));
 }
 
+/*
+ * ndp_pcsum_ok(): a packet as the receive handler sees it (header, then
+ * payload), checked with no device sum, with a right one, with a device
+ * sum that is wrong (the software check still accepts the intact payload)
+ * and on a corrupt payload whose device sum is right (refused).
+ */
+static void ndp_wire_test_pcsum_complete(struct kunit *test)
+{
+	const unsigned int plen = 1445;	/* odd, as a payload may be */
+	struct sk_buff *skb;
+	struct ndphdr *nh;
+	__sum16 pcsum;
+	u8 *pay;
+
+	skb = alloc_skb(NDP_HDR_LEN + plen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	nh = skb_put(skb, NDP_HDR_LEN);
+	ndp_test_fill(nh);
+	pay = skb_put(skb, plen);
+	get_random_bytes(pay, plen);
+	pcsum = (__force __sum16)htons(~ndp_test_ref_sum(pay, plen, 0) & 0xffff);
+	nh->pcsum = pcsum;
+
+	skb->ip_summed = CHECKSUM_NONE;
+	KUNIT_EXPECT_TRUE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
+
+	skb->ip_summed = CHECKSUM_COMPLETE;
+	skb->csum = skb_checksum(skb, 0, skb->len, 0);
+	KUNIT_EXPECT_TRUE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
+	KUNIT_EXPECT_FALSE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen,
+					      (__force __sum16)((__force u16)pcsum ^ 1)));
+
+	skb->csum = csum_add(skb->csum, (__force __wsum)htonl(0x1234));
+	KUNIT_EXPECT_TRUE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
+
+	pay[100] ^= 0x40;
+	skb->csum = skb_checksum(skb, 0, skb->len, 0);
+	KUNIT_EXPECT_FALSE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
+	skb->ip_summed = CHECKSUM_NONE;
+	KUNIT_EXPECT_FALSE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
+	kfree_skb(skb);
+}
+
 static struct kunit_case ndp_wire_test_cases[] = {
 	KUNIT_CASE(ndp_wire_test_layout),
 	KUNIT_CASE(ndp_wire_test_v4_csum),
 	KUNIT_CASE(ndp_wire_test_switch_updates),
 	KUNIT_CASE(ndp_wire_test_v6_csum),
 	KUNIT_CASE(ndp_wire_test_sanity),
+	KUNIT_CASE(ndp_wire_test_pcsum_complete),
 	{}
 };
 
