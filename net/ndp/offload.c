@@ -16,9 +16,12 @@
  *   - flags are the same, except that LAST and FIN (NDP_F_GSO_TAIL),
  *     carried by the super-packet's header, belong to the last packet;
  *   - paylen and the payload checksum are those of the packet's own
- *     payload (skb_segment() sums each segment as it cuts it, as it does
- *     for any protocol whose checksum the device cannot offload), and the
- *     header checksum is computed again for each packet.
+ *     payload: the sum the sender computed while copying it, which each
+ *     packet keeps in the header in front of its payload on the frag_list
+ *     (ndp_gso_sums()); for a super-packet not laid out that way,
+ *     skb_segment() sums each segment as it cuts it, as it does for any
+ *     protocol whose checksum the device cannot offload.  The header
+ *     checksum is computed again for each packet.
  * So every packet on the wire is a complete NDP packet, identical to the
  * one the sender would have sent alone; the IP layer's callbacks
  * (inet_gso_segment(), ipv6_gso_segment()) fix IP length, id and checksum.
@@ -38,8 +41,9 @@
  * A super-packet never leaves the host.  If one arrives anyway (a device
  * or a module that passes GSO packets up), the receive path cuts it with
  * the same callback before looking at it (plumbing.c), after checking
- * its header checksum; its payload checksums are then computed afresh,
- * like those of any GSO packet, and cannot catch a corruption upstream.
+ * its header checksum; its payload checksums are the sender's (or, if
+ * it is not laid out as the sender builds them, computed afresh, and
+ * then cannot catch a corruption upstream).
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -60,7 +64,7 @@
  * @h, as the comment at the top of this file says.
  */
 static void ndp_gso_fix_segs(struct sk_buff *segs, const struct ndphdr *h,
-			     unsigned int mss, bool v4)
+			     unsigned int mss, const __sum16 *sums, bool v4)
 {
 	u16 flags = ntohs(h->flags);
 	struct sk_buff *seg;
@@ -78,7 +82,7 @@ static void ndp_gso_fix_segs(struct sk_buff *segs, const struct ndphdr *h,
 		if (seg->next)
 			nh->flags = htons(flags & ~NDP_F_GSO_TAIL);
 		nh->paylen = htons(len);
-		nh->pcsum = csum_fold(SKB_GSO_CB(seg)->csum);
+		nh->pcsum = sums ? sums[i] : csum_fold(SKB_GSO_CB(seg)->csum);
 		if (v4) {
 			const struct iphdr *iph = ip_hdr(seg);
 
@@ -94,9 +98,36 @@ static void ndp_gso_fix_segs(struct sk_buff *segs, const struct ndphdr *h,
 	}
 }
 
+/*
+ * The payload checksums of a batch the sender built (ndp_gso_batch()):
+ * computed while copying from the user (output.c), they are in the header
+ * each packet of the batch keeps in front of its payload, so the cut need
+ * not sum the payload again.  False if @skb (at its payload, @n packets)
+ * is not laid out that way: the cut then sums each segment.
+ */
+static bool ndp_gso_sums(struct sk_buff *skb, const struct ndphdr *h,
+			 unsigned int mss, __sum16 *sums)
+{
+	unsigned int i = 1, len = skb->len;
+	struct sk_buff *l;
+
+	sums[0] = h->pcsum;
+	skb_walk_frags(skb, l) {
+		if (i >= NDP_GSO_SUMS_MAX || skb_headlen(l) || l->len > mss ||
+		    skb_transport_header(l) + NDP_HDR_LEN != l->data)
+			return false;
+		sums[i++] = ndp_hdr(l)->pcsum;
+		len -= l->len;
+	}
+	/* Packet i is the head's payload, then frag_list member i - 1. */
+	return i > 1 && len == mss;
+}
+
 static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 				       netdev_features_t features, bool v4)
 {
+	__sum16 sums[NDP_GSO_SUMS_MAX];
+	bool have_sums;
 	unsigned int mss = skb_shinfo(skb)->gso_size;
 	bool own = skb->destructor == sock_wfree;
 	struct sk_buff *segs, *seg;
@@ -137,11 +168,18 @@ static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 		skb->sk = NULL;
 	}
 	/*
-	 * No checksum offload: skb_segment() then sums each segment's payload
-	 * into SKB_GSO_CB(seg)->csum, which is the payload checksum we need.
+	 * With the sums at hand, skb_segment() is told the device checksums
+	 * (it then sums nothing; no GSO bit, so it cuts every packet).
+	 * Otherwise no checksum offload: it sums each segment's payload into
+	 * SKB_GSO_CB(seg)->csum, which is the payload checksum we need.
 	 */
-	segs = skb_segment(skb, features & ~(NETIF_F_CSUM_MASK |
-					     NETIF_F_GSO_PARTIAL));
+	have_sums = ndp_gso_sums(skb, &h, mss, sums);
+	if (have_sums)
+		features = (features & ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK)) |
+			   NETIF_F_HW_CSUM;
+	else
+		features &= ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_PARTIAL);
+	segs = skb_segment(skb, features);
 	if (IS_ERR_OR_NULL(segs)) {
 		if (own) {
 			skb->destructor = sock_wfree;
@@ -150,7 +188,7 @@ static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 		return segs;
 	}
 
-	ndp_gso_fix_segs(segs, &h, mss, v4);
+	ndp_gso_fix_segs(segs, &h, mss, have_sums ? sums : NULL, v4);
 	for (seg = segs; seg; seg = seg->next) {
 		n++;
 		if (own) {

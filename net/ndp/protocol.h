@@ -77,6 +77,8 @@ extern unsigned int ndp_ipproto;
  */
 #define NDP_SKB_GSO_TYPE	SKB_GSO_TUNNEL_REMCSUM
 #define NDP_F_GSO_TAIL		(NDP_F_LAST | NDP_F_FIN)
+/* Packets whose sums a GSO cut takes from the batch, at most (offload.c). */
+#define NDP_GSO_SUMS_MAX	64
 /* Packets GRO chains into one batch, at most (one ACK reports them). */
 #define NDP_GRO_MAX_SEGS	NDP_ACK_SPAN_MAX
 
