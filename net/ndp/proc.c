@@ -86,6 +86,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_DASRPEERSFULL] = "DasrPeersFull",
 	[NDP_MIB_ENCAPINPKTS] = "EncapInPkts",
 	[NDP_MIB_ENCAPOUTPKTS] = "EncapOutPkts",
+	[NDP_MIB_PMTURECUT] = "PmtuRecut",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)
