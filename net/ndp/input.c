@@ -280,9 +280,10 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
  * wants the quoted sequence number inside its window, so that an off-path
  * host cannot shrink the MTU of a connection or fail it.
  *
- * @mtu (0: none): a smaller path MTU.  New packets are cut to fit it;
- * packets already queued keep their psn and size, and those larger than
- * the path leave as IP fragments (output.c).  The dropped packet is
+ * @mtu (0: none): a smaller path MTU.  New packets are cut to fit it, and
+ * so are the queued packets that never left (ndp_recut_unsent()); packets
+ * already sent keep their psn and size, and those larger than the path
+ * leave as IP fragments when resent (output.c).  The dropped packet is
  * resent at once, as a return to sender: the peer never saw it and owes
  * no pull for it.
  * @err (0: none): an unreachable error, kept as the soft error
@@ -317,6 +318,8 @@ bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 	if (mss < nsk->mss) {
 		WRITE_ONCE(nsk->mss, mss);
 		NDP_INC_STATS(net, NDP_MIB_PMTUEVENTS);
+		/* What never left is cut again at the new size. */
+		ndp_recut_unsent(sk, nsk->send_head);
 	}
 	if (ndp_rcv_nack(sk, psn, U8_MAX, false)) {
 		NDP_INC_STATS(net, NDP_MIB_PMTURESENT);

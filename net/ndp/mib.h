@@ -4,7 +4,7 @@
  *
  * Adding a counter: append it to enum ndp_mib_field, name it in
  * ndp_mib_names[] (proc.c) and document it in
- * Documentation/networking/ndp-transport.rst.
+ * Documentation/networking/ndp.rst and ndp-transport.rst (Counters).
  */
 #ifndef _NDP_MIB_H
 #define _NDP_MIB_H
@@ -111,7 +111,7 @@ enum ndp_mib_field {
 	NDP_MIB_PMTUEVENTS,
 	/* PmtuResent: packets dropped for their size resent at once */
 	NDP_MIB_PMTURESENT,
-	/* OutFragmented: DATA larger than the path MTU (queued before it
+	/* OutFragmented: DATA larger than the path MTU (sent before it
 	 * shrank) sent as IP fragments
 	 */
 	NDP_MIB_OUTFRAGMENTED,
@@ -169,6 +169,10 @@ enum ndp_mib_field {
 	NDP_MIB_INGROPKTS,
 	/* OutAckSpans: ACKs sent reporting more than one psn (acks > 1) */
 	NDP_MIB_OUTACKSPANS,
+	/* PmtuRecut: never-sent packets cut again at a smaller size after a
+	 * PMTU event
+	 */
+	NDP_MIB_PMTURECUT,
 	NDP_MIB_MAX
 };
 

@@ -400,9 +400,9 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 		iph->tos = ndp_pkt_tos(net, tos, ctrl);
 		iph->tot_len = htons(skb->len);
 		/*
-		 * DF: a smaller path MTU is learnt from ICMP.  A packet cut
-		 * before the path MTU shrank keeps its psn and size: IP
-		 * fragments it (see ndp_rcv_icmp()).
+		 * DF: a smaller path MTU is learnt from ICMP.  A packet sent
+		 * before the path MTU shrank keeps its psn and size when
+		 * resent: IP fragments it (see ndp_recut_unsent()).
 		 */
 		if (len + sizeof(*iph) > dst_mtu(dst)) {
 			iph->frag_off = 0;
@@ -418,7 +418,7 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 		skb->protocol = htons(ETH_P_IP);
 		return ip_local_out(net, sk, skb);
 	}
-	/* Queued before the path MTU shrank: IPv6 fragments it, as IPv4. */
+	/* Sent before the path MTU shrank: IPv6 fragments it, as IPv4. */
 	if (len + sizeof(struct ipv6hdr) > dst_mtu(dst)) {
 		skb->ignore_df = 1;
 		NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
@@ -834,6 +834,203 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTDATA);
 }
 
+/*
+ * Re-cutting after the path MTU shrank.  sendmsg() cut the stream at the
+ * mss of its time; once ndp_rcv_icmp() lowered it, a queued packet larger
+ * than the path would leave as IP fragments.  A psn names one packet on
+ * the wire (the receiver places data by psn; a SYN packet's syn_off is its
+ * psn - isn), so a packet that went out keeps its psn and its bytes for
+ * good: its retransmissions leave as fragments (OutFragmented).  The
+ * packets from send_head on never left, nor did anything after them (new
+ * data leaves in psn order, ndp_send_new()), so the peer cannot know their
+ * psns: they may be cut again and renumbered.
+ *
+ * From @from (send_head or a packet after it), the payload from the first
+ * packet larger than mss to the last one is cut again, as one stream, into
+ * packets of mss bytes (the last one shorter) that share the old packets'
+ * page fragments.  Each gets its stream offset, the next psn from the
+ * first re-cut one on, SYN when that psn lies in the first window (as
+ * ndp_queue_skb() decides) and its payload checksum computed anew.  The
+ * packets behind them already fit (a sendmsg() that read the new mss, a
+ * FIN): they keep their bytes and take the psns that follow; snd_nxt
+ * follows too.  All or nothing: the new packets are built aside and
+ * swapped in only when every allocation succeeded and the extra truesize
+ * (one head per extra packet) could be charged; otherwise the queue stays
+ * as it was and its packets leave as fragments.
+ */
+static struct sk_buff *ndp_recut_alloc(void)
+{
+	struct sk_buff *skb = alloc_skb(NDP_HEADROOM, GFP_ATOMIC | __GFP_NOWARN);
+
+	if (skb) {
+		skb_reserve(skb, NDP_HEADROOM);
+		memset(skb->cb, 0, sizeof(skb->cb));
+	}
+	return skb;
+}
+
+/* Append @len bytes of @page at @off to @skb; false if out of frags. */
+static bool ndp_recut_add(struct sk_buff *skb, struct page *page, u32 off,
+			  u32 len)
+{
+	int i = skb_shinfo(skb)->nr_frags;
+
+	if (skb_can_coalesce(skb, i, page, off)) {
+		skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], len);
+	} else {
+		if (i >= MAX_SKB_FRAGS)
+			return false;
+		get_page(page);
+		skb_fill_page_desc(skb, i, page, off, len);
+	}
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+	return true;
+}
+
+/* Cut the payload of @start up to @end, included, into @new. */
+static bool ndp_recut_build(struct sk_buff *start, struct sk_buff *end,
+			    u32 mss, struct sk_buff_head *new)
+{
+	struct sk_buff *skb = start, *cur = NULL;
+
+	for (;;) {
+		const struct skb_shared_info *shi = skb_shinfo(skb);
+		int i;
+
+		/* sendmsg() leaves the payload in page fragments only. */
+		if (skb_headlen(skb) || skb_has_frag_list(skb))
+			return false;
+		for (i = 0; i < shi->nr_frags; i++) {
+			const skb_frag_t *frag = &shi->frags[i];
+			u32 off = skb_frag_off(frag);
+			u32 size = skb_frag_size(frag);
+
+			while (size) {
+				u32 len;
+
+				if (!cur || cur->len == mss) {
+					cur = ndp_recut_alloc();
+					if (!cur)
+						return false;
+					__skb_queue_tail(new, cur);
+				}
+				len = min(size, mss - cur->len);
+				if (!ndp_recut_add(cur, skb_frag_page(frag), off,
+						   len))
+					return false;
+				off += len;
+				size -= len;
+			}
+		}
+		if (skb == end)
+			return true;
+		skb = skb_rb_next(skb);
+	}
+}
+
+/* Under ndp_sock.lock; see "Re-cutting" above. */
+void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 mss = READ_ONCE(nsk->mss);
+	struct sk_buff *start, *end = NULL, *skb, *next;
+	u32 psn, offset, bytes = 0, old_n = 0, new_n = 0;
+	struct sk_buff_head new, kept;
+	long old_ts = 0, new_ts = 0, extra;
+	bool cut = true;
+
+	lockdep_assert_held(&nsk->lock);
+	for (start = from; start; start = skb_rb_next(start))
+		if (start->len > mss)
+			break;
+	if (!start)
+		return;
+	/* Up to the last packet too large; those behind it are renumbered. */
+	for (skb = start; skb; skb = skb_rb_next(skb))
+		if (skb->len > mss)
+			end = skb;
+	for (skb = start; cut; skb = skb_rb_next(skb)) {
+		bytes += skb->len;
+		old_ts += skb->truesize;
+		old_n++;
+		cut = skb != end;
+	}
+	psn = NDP_SKB_CB(start)->psn;
+	offset = NDP_SKB_CB(start)->offset;
+
+	/*
+	 * Refuse before building when the extra heads (those sendmsg()
+	 * allocates, one per packet more) cannot be charged: this is tried
+	 * again at each transmission of a packet too large (ndp_send_new()).
+	 */
+	extra = ((long)DIV_ROUND_UP(bytes, mss) - old_n) *
+		(start->truesize - start->len);
+	if (extra > 0 && !sk_wmem_schedule(sk, (int)extra))
+		return;
+
+	__skb_queue_head_init(&new);
+	__skb_queue_head_init(&kept);
+	if (!ndp_recut_build(start, end, mss, &new))
+		goto drop;
+	skb_queue_walk(&new, skb) {
+		NDP_SKB_CB(skb)->pcsum =
+			csum_fold(skb_checksum(skb, 0, skb->len, 0));
+		new_ts += skb->truesize;
+		new_n++;
+	}
+	if (new_ts > old_ts && !sk_wmem_schedule(sk, (int)(new_ts - old_ts)))
+		goto drop;
+
+	/* Swap: everything from @start out, the re-cut packets freed ... */
+	cut = true;
+	for (skb = start; skb; skb = next) {
+		next = skb_rb_next(skb);
+		rb_erase(&skb->rbnode, &nsk->sndq);
+		if (cut) {
+			cut = skb != end;
+			consume_skb(skb);
+		} else {
+			__skb_queue_tail(&kept, skb);
+		}
+	}
+	sk_wmem_queued_add(sk, new_ts - old_ts);
+	if (new_ts > old_ts)
+		sk_mem_charge(sk, new_ts - old_ts);
+	else
+		sk_mem_uncharge(sk, old_ts - new_ts);
+
+	/* ... and back in, the new packets first, numbered from @start's. */
+	if (nsk->send_head == start)
+		nsk->send_head = skb_peek(&new);
+	while ((skb = __skb_dequeue(&new))) {
+		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		cb->psn = psn++;
+		cb->offset = offset;
+		cb->flags = ndp_syn_flag(nsk, cb->psn);
+		offset += skb->len;
+		ndp_rb_insert(&nsk->sndq, skb);
+	}
+	/* Their stream offsets stand; a FIN stays a FIN. */
+	while ((skb = __skb_dequeue(&kept))) {
+		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		cb->psn = psn++;
+		cb->flags = (cb->flags & NDP_F_FIN) | ndp_syn_flag(nsk, cb->psn);
+		ndp_rb_insert(&nsk->sndq, skb);
+	}
+	nsk->snd_nxt = psn;
+	WRITE_ONCE(nsk->sndq_len, nsk->sndq_len - old_n + new_n);
+	NDP_ADD_STATS(sock_net(sk), NDP_MIB_PMTURECUT, old_n);
+	return;
+
+drop:
+	/* The new packets hold their own page references. */
+	__skb_queue_purge(&new);
+}
+
 /* Whether nothing remains to send after the packet going out now. */
 static u16 ndp_last_flag(struct ndp_sock *nsk)
 {
@@ -850,6 +1047,14 @@ static void ndp_send_new(struct sock *sk, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb = nsk->send_head;
 
+	/*
+	 * Cut by a sendmsg() that read the mss before ndp_rcv_icmp() lowered
+	 * it, or left whole by a re-cut that found no memory: try now.
+	 */
+	if (unlikely(skb->len > READ_ONCE(nsk->mss))) {
+		ndp_recut_unsent(sk, skb);
+		skb = nsk->send_head;
+	}
 	nsk->send_head = skb_rb_next(skb);
 	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk), xmitq);
 }

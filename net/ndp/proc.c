@@ -89,6 +89,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_INGROBATCHES] = "InGroBatches",
 	[NDP_MIB_INGROPKTS] = "InGroPkts",
 	[NDP_MIB_OUTACKSPANS] = "OutAckSpans",
+	[NDP_MIB_PMTURECUT] = "PmtuRecut",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -597,6 +597,15 @@ static inline bool ndp_after(u32 a, u32 b)
 }
 
 /*
+ * NDP_F_SYN if packet @psn lies within the first window of the connection
+ * (its psn - isn is the syn_off it carries), else 0.
+ */
+static inline u16 ndp_syn_flag(const struct ndp_sock *nsk, u32 psn)
+{
+	return psn - nsk->isn < nsk->syn_window ? NDP_F_SYN : 0;
+}
+
+/*
  * Send and out-of-order queues: rbtrees of packets keyed by psn; every
  * psn in one tree lies within 2^31 of the others, so serial number order
  * is a total order on them.
@@ -804,6 +813,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 void ndp_clean_acked(struct sock *sk);
 void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 		    struct sk_buff_head *xmitq);
+void ndp_recut_unsent(struct sock *sk, struct sk_buff *from);
 void ndp_purge_sndq(struct sock *sk);
 void ndp_dst_release_all(struct sock *sk);
 

@@ -197,9 +197,7 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 
 	cb->psn = nsk->snd_nxt++;
 	cb->offset = (u32)nsk->snd_bytes;
-	cb->flags = flags;
-	if (cb->psn - nsk->isn < nsk->syn_window)
-		cb->flags |= NDP_F_SYN;
+	cb->flags = flags | ndp_syn_flag(nsk, cb->psn);
 	nsk->snd_bytes += skb->len;
 	ndp_rb_insert(&nsk->sndq, skb);	/* the highest psn: never present */
 	WRITE_ONCE(nsk->sndq_len, nsk->sndq_len + 1);

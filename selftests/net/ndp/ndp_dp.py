@@ -18,7 +18,9 @@
         src=ADDR (bind), sport=N (bind), tos=N (IP_TOS / IPV6_TCLASS), ttl=N (IP_TTL /
         IPV6_UNICAST_HOPS), mark=N (SO_MARK), dev=IFNAME
         (SO_BINDTODEVICE), pause=DIR (after half of the data: touch
-        DIR/half, wait for DIR/go)
+        DIR/half, wait for DIR/go), sndbuf=N (SO_SNDBUFFORCE: beyond
+        net.core.wmem_max), chunk=N (bytes per send(), 0: all of SIZE in
+        one; default 65536)
 
     ndp_dp.py unreach FAMILY HOST PORT ERRNO
         connect, send 20 KB, read: the error must be ERRNO (a name, such
@@ -48,6 +50,7 @@ ETH_P_IPV6 = 0x86DD
 PACKET_OUTGOING = 4
 SO_MARK = 36
 SO_BINDTODEVICE = 25
+SO_SNDBUFFORCE = 32
 CHUNK = 65536
 
 
@@ -139,6 +142,9 @@ def client(fa, host, port, size, opts):
     if "dev" in opts:
         s.setsockopt(socket.SOL_SOCKET, SO_BINDTODEVICE,
                      opts["dev"].encode())
+    if "sndbuf" in opts:
+        s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, int(opts["sndbuf"]))
+    chunk = int(opts.get("chunk", CHUNK)) or size
     s.settimeout(120)
     s.connect((host, port))
     rnd = random.Random(1)
@@ -150,7 +156,7 @@ def client(fa, host, port, size, opts):
             open(os.path.join(opts["pause"], "half"), "w").close()
             wait_for(os.path.join(opts["pause"], "go"), 60)
             paused = True
-        b = rnd.randbytes(min(CHUNK, size - n))
+        b = rnd.randbytes(min(chunk, size - n))
         s.sendall(b)
         h.update(b)
         n += len(b)

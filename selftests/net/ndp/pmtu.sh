@@ -9,6 +9,17 @@
 #
 #   v4 / v6 transfer    completes sha256-intact (ndp_xfer) and the sender's
 #                       PmtuEvents counter moved; its route learnt the MTU;
+#   v4 / v6 re-cut      the same paths, the whole transfer in one send()
+#                       into a 2 MB send buffer (rto_min_us 200 ms, so
+#                       that no RTO probe leaves while it copies): the
+#                       buffer fills before the first window leaves, so
+#                       the ICMP finds packets queued at the old size and
+#                       never sent.  They are cut again at the new size
+#                       (PmtuRecut moves) and only packets sent before the
+#                       ICMP leave as IP fragments: OutFragmented stays
+#                       within the first window (plus one as a margin)
+#                       plus the retransmissions of any cause (no timing
+#                       in it); the transfer is sha256-intact;
 #   spoofed ICMP        a forged "fragmentation needed" (MTU 1000) quoting
 #                       the ports of a live connection with a wrong nonce
 #                       changes nothing: IcmpIgnored moves, PmtuEvents does
@@ -46,6 +57,9 @@ pmtu()
 	xfer_expect_moved "v$fa $2 -> $3: PmtuEvents moved" "$before" "$after" \
 		"$ns_h1" PmtuEvents
 	ndp_lib_info "v$fa: resent $(xfer_delta "$before" "$after" "$ns_h1" PmtuResent)," \
+		"re-cut $(xfer_delta "$before" "$after" "$ns_h1" PmtuRecut)," \
+		"retransmitted $(xfer_delta "$before" "$after" "$ns_h1" \
+			PmtuResent RtxNack RtxTimeout RtsResent RtsResentPath)," \
 		"fragmented $(xfer_delta "$before" "$after" "$ns_h1" OutFragmented)"
 	if [ "$fa" = 4 ]; then
 		ndp_lib_check "v4 route learnt mtu $3" \
@@ -54,6 +68,48 @@ pmtu()
 		ndp_lib_check "v6 route learnt mtu $3" \
 			bash -c "ip -n $ns_h1 -6 route get $dst | grep -q 'mtu $3'"
 	fi
+}
+
+# recut FAMILY HOST_MTU NARROW_MTU DST
+recut()
+{
+	local fa=$1 dst=$4 d=$XFER_TMP/recut$1 port spid before after
+	local iw frag rtx
+
+	port=$(xfer_next_port)
+	mkdir -p "$d"
+	NDP_MTU=$2 ndp_lib_topo_switch 1 || return 1
+	ip -n "$ns_sw" link set tr mtu "$3"
+	sleep 0.5
+	iw=$(ip netns exec "$ns_h1" sysctl -n net.ndp.init_window) || return 1
+	# No RTO probe while send() still copies (slow kernels): a probe
+	# would bring the ICMP before the buffer filled.
+	ip netns exec "$ns_h1" sysctl -qw net.ndp.rto_min_us=200000 || return 1
+	before=$(xfer_stats "$ns_h1")
+	ip netns exec "$ns_rx" $DP server "$fa" "$port" >"$d/s" 2>"$d/se" &
+	spid=$!
+	xfer_wait_file "$d/se" listening 10
+	ip netns exec "$ns_h1" $DP client "$fa" "$dst" "$port" \
+		"$(xfer_bytes "$size")" sndbuf=1048576 chunk=0 >"$d/c" 2>&1
+	wait "$spid"
+	after=$(xfer_stats "$ns_h1")
+	read -r cs cn cd <"$d/c"
+	read -r ss sn sd <"$d/s"
+	ndp_lib_check "v$fa $2 -> $3 in one send(): transfer intact" \
+		test "$cs $ss $cn $cd" = "ok ok $sn $sd"
+	xfer_expect_moved "v$fa $2 -> $3: unsent packets re-cut (PmtuRecut)" \
+		"$before" "$after" "$ns_h1" PmtuRecut
+	# What may leave as fragments: the first window (cut and sent before
+	# the ICMP came; those behind the dropped one may leave after the
+	# route learnt the MTU) and retransmissions, which keep their size.
+	# One window more as a margin (an RTO probe racing the ICMP); without
+	# re-cutting, hundreds of packets fragment.
+	frag=$(xfer_delta "$before" "$after" "$ns_h1" OutFragmented)
+	rtx=$(xfer_delta "$before" "$after" "$ns_h1" PmtuResent RtxNack \
+		RtxTimeout RtsResent RtsResentPath)
+	ndp_lib_info "v$fa one send(): first window $iw, retransmitted $rtx"
+	ndp_lib_expect_le "v$fa $2 -> $3: only packets sent before the ICMP fragmented" \
+		$((2 * iw + rtx)) "$frag"
 }
 
 spoofed()
@@ -112,9 +168,11 @@ unreachable()
 		"$after" "$ns_h1" IcmpSoftErrors
 }
 
-ndp_lib_plan 13
+ndp_lib_plan 19
 pmtu 4 9000 1500 10.0.100.1 || ndp_lib_fail "v4 topology"
 pmtu 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 topology"
+recut 4 9000 1500 10.0.100.1 || ndp_lib_fail "v4 re-cut topology"
+recut 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 re-cut topology"
 spoofed || ndp_lib_fail "spoof topology"
 unreachable || ndp_lib_fail "unreachable topology"
 ndp_lib_check "no kernel splat" ndp_lib_dmesg_clean
