@@ -262,25 +262,13 @@ static bool ndp_gro_csum_ok(struct sk_buff *skb, const struct ndphdr *nh,
 static bool ndp_gro_has_sock(struct sk_buff *skb, const struct ndphdr *nh,
 			     bool v4)
 {
-	struct ndp_flow fl = {};
+	struct ndp_flow fl;
 	struct sock *sk;
 
-	if (v4) {
-		const struct iphdr *iph = skb_gro_network_header(skb);
-
-		fl.family = AF_INET;
-		ipv6_addr_set_v4mapped(iph->daddr, &fl.laddr);
-		ipv6_addr_set_v4mapped(iph->saddr, &fl.raddr);
-	} else {
-		const struct ipv6hdr *ip6h = skb_gro_network_header(skb);
-
-		fl.family = AF_INET6;
-		fl.laddr = ip6h->daddr;
-		fl.raddr = ip6h->saddr;
-	}
-	fl.lport = nh->dest;
-	fl.rport = nh->source;
-	fl.nonce = ntohl(nh->nonce);
+	if (v4)
+		ndp_flow_rcv_v4(&fl, skb_gro_network_header(skb), nh);
+	else
+		ndp_flow_rcv_v6(&fl, skb_gro_network_header(skb), nh);
 	sk = ndp_conn_lookup(dev_net(skb->dev), &fl);
 	if (!sk)
 		return false;

@@ -154,13 +154,7 @@ int ndp_v4_rcv(struct sk_buff *skb)
 		reason = SKB_DROP_REASON_SKB_CSUM;
 		goto bad;
 	}
-	memset(&fl, 0, sizeof(fl));
-	fl.family = AF_INET;
-	ipv6_addr_set_v4mapped(iph->daddr, &fl.laddr);
-	ipv6_addr_set_v4mapped(iph->saddr, &fl.raddr);
-	fl.lport = nh->dest;
-	fl.rport = nh->source;
-	fl.nonce = ntohl(nh->nonce);
+	ndp_flow_rcv_v4(&fl, iph, nh);
 	if (list)
 		return ndp_rcv_list(skb, list, &fl);
 	return ndp_rcv(skb, &fl);
@@ -326,13 +320,7 @@ int ndp_v6_rcv(struct sk_buff *skb)
 		reason = SKB_DROP_REASON_SKB_CSUM;
 		goto bad;
 	}
-	memset(&fl, 0, sizeof(fl));
-	fl.family = AF_INET6;
-	fl.laddr = ip6h->daddr;
-	fl.raddr = ip6h->saddr;
-	fl.lport = nh->dest;
-	fl.rport = nh->source;
-	fl.nonce = ntohl(nh->nonce);
+	ndp_flow_rcv_v6(&fl, ip6h, nh);
 	if (list)
 		return ndp_rcv_list(skb, list, &fl);
 	return ndp_rcv(skb, &fl);

@@ -717,6 +717,33 @@ int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
 int ndp_bind_batch(struct ndp_net *nn, unsigned long *pos,
 		   struct sock **batch, int n);
 void ndp_conn_unhash(struct sock *sk);
+/* The flow of a received IPv4 packet, from its receiver's side. */
+static inline void ndp_flow_rcv_v4(struct ndp_flow *fl, const struct iphdr *iph,
+				   const struct ndphdr *nh)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->family = AF_INET;
+	ipv6_addr_set_v4mapped(iph->daddr, &fl->laddr);
+	ipv6_addr_set_v4mapped(iph->saddr, &fl->raddr);
+	fl->lport = nh->dest;
+	fl->rport = nh->source;
+	fl->nonce = ntohl(nh->nonce);
+}
+
+/* The flow of a received IPv6 packet, from its receiver's side. */
+static inline void ndp_flow_rcv_v6(struct ndp_flow *fl,
+				   const struct ipv6hdr *ip6h,
+				   const struct ndphdr *nh)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->family = AF_INET6;
+	fl->laddr = ip6h->daddr;
+	fl->raddr = ip6h->saddr;
+	fl->lport = nh->dest;
+	fl->rport = nh->source;
+	fl->nonce = ntohl(nh->nonce);
+}
+
 struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl);
 struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl);
 bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b);
