@@ -19,7 +19,7 @@
 #include "protocol.h"
 
 static unsigned int ndp_iw_min = 1, ndp_iw_max = 1024;
-static unsigned int ndp_rto_min = 100, ndp_rto_max = 60 * USEC_PER_SEC;
+static unsigned int ndp_rto_min = 100, ndp_rto_max = 120 * USEC_PER_SEC;
 static unsigned int ndp_rate_max = 1000000;	/* 1 Tb/s in Mb/s */
 static unsigned int ndp_pct_min = 1, ndp_pct_max = 100;
 static unsigned int ndp_tw_max = 600 * MSEC_PER_SEC;
@@ -42,8 +42,16 @@ static unsigned int ndp_udp_port_max = 65535;
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
 	nn->init_window = 15;
-	nn->rto_min_us = 20 * USEC_PER_MSEC;
-	nn->rto_max_us = 2 * USEC_PER_SEC;
+	/* The timeout comes from RTT samples (rtt.c); these only bound it.
+	 * rto_min_us: 1 ms, below which a timer tick (4 ms at HZ=250)
+	 * rounds anyway; rto_max_us: 60 s, half of TCP's TCP_RTO_MAX, so a
+	 * path of any RTT keeps a timer above it; rto_init_us: 200 ms, TCP's
+	 * TCP_RTO_MIN, for a first window to a peer never measured (a
+	 * spurious expiry costs one packet, timer.c).
+	 */
+	nn->rto_min_us = USEC_PER_MSEC;
+	nn->rto_max_us = 60 * USEC_PER_SEC;
+	nn->rto_init_us = 200 * USEC_PER_MSEC;
 	nn->link_rate_mbps = 0;
 	nn->pull_pacing_pct = 99;
 	nn->time_wait_ms = 1000;
@@ -109,6 +117,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("init_window", init_window, &ndp_iw_min, &ndp_iw_max),
 	NDP_SYSCTL("rto_min_us", rto_min_us, &ndp_rto_min, &ndp_rto_max),
 	NDP_SYSCTL("rto_max_us", rto_max_us, &ndp_rto_min, &ndp_rto_max),
+	NDP_SYSCTL("rto_init_us", rto_init_us, &ndp_rto_min, &ndp_rto_max),
 	NDP_SYSCTL("link_rate_mbps", link_rate_mbps, SYSCTL_ZERO, &ndp_rate_max),
 	NDP_SYSCTL("pull_pacing_pct", pull_pacing_pct, &ndp_pct_min, &ndp_pct_max),
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),

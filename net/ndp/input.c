@@ -70,14 +70,17 @@ static bool ndp_report_ok(const struct ndp_sock *nsk, u32 psn, bool incl)
 	return d <= back && (incl || d);
 }
 
-/* A report on a packet of ours that went out: the scoreboard learns. */
-static void ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
+/*
+ * A report on a packet of ours that went out: the scoreboard learns.
+ * Returns whether it was newly acknowledged.
+ */
+static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
 {
 	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	if (!cb->sent || cb->acked)
-		return;
+		return false;
 	cb->acked = 1;
 	if (cb->rtx) {
 		cb->rtx = 0;
@@ -86,6 +89,7 @@ static void ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
 		/* Reports on the transmission the path id names only. */
 		ndp_path_feedback(sk, path, NDP_PATH_FB_ACK);
 	}
+	return true;
 }
 
 /*
@@ -97,6 +101,7 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 una = nsk->snd_una, p = psn - acks + 1;
 	struct sk_buff *skb = NULL;
+	u64 sample_ns = 0;
 
 	/* A span is consecutive psns: walk the queue, find only gaps. */
 	for (; acks; acks--, p++) {
@@ -104,9 +109,13 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
 			skb = ndp_sndq_find(nsk, p);
 		if (!skb)
 			continue;
-		ndp_mark_acked(sk, skb, path);
+		/* An RTT sample from the newest packet sent once (Karn). */
+		if (ndp_mark_acked(sk, skb, path) && !NDP_SKB_CB(skb)->resent)
+			sample_ns = max(sample_ns, NDP_SKB_CB(skb)->sent_ns);
 		skb = skb_rb_next(skb);
 	}
+	if (sample_ns)
+		ndp_rtt_sample(sk, sample_ns);
 	/* Cumulative: everything before the peer's rcv_nxt arrived. */
 	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd_nxt)) {
 		for (skb = skb_rb_first(&nsk->sndq); skb;
@@ -124,7 +133,8 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
 	/* Progress: an earlier ICMP error was transient (as TCP). */
 	if (READ_ONCE(sk->sk_err_soft))
 		WRITE_ONCE(sk->sk_err_soft, 0);
-	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
+	/* The oldest packet in flight arrived: the backoff ends. */
+	nsk->backoff = 0;
 	if (RB_EMPTY_ROOT(&nsk->sndq)) {
 		/* All acknowledged: forget pulls the peer may have trimmed. */
 		nsk->pulls_owed = 0;
@@ -357,6 +367,22 @@ static struct sk_buff *ndp_send_ctrl(struct sock *sk, u8 type, u32 psn,
 	return skb;
 }
 
+/*
+ * DATA @psn had arrived before: ACK it again (our first ACK may be the
+ * one lost), marked NDP_F_DUP so that a sender whose RTO resent it
+ * learns the expiry was spurious (ndp_rcv_feedback()).
+ */
+static void ndp_send_dup_ack(struct sock *sk, u32 psn, u8 path,
+			     struct sk_buff_head *xmitq)
+{
+	struct sk_buff *skb;
+
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_INDUPS);
+	skb = ndp_send_ctrl(sk, NDP_PKT_ACK, psn, path, false, 0, xmitq);
+	if (skb)
+		ndp_hdr(skb)->flags |= htons(NDP_F_DUP);
+}
+
 /**
  * struct ndp_ack_batch - the ACK owed for a run of DATA received at once
  * @psn: last psn of the run.
@@ -553,16 +579,13 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		reason = SKB_DROP_REASON_TCP_OVERWINDOW;
 		if (ndp_before(psn, nsk->rcv_nxt)) {
 			reason = SKB_DROP_REASON_TCP_OLD_DATA;
-			NDP_INC_STATS(net, NDP_MIB_INDUPS);
-			ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0,
-				      xmitq);
+			ndp_send_dup_ack(sk, psn, nh->path, xmitq);
 		}
 		goto drop;
 	}
 	if (ndp_ooo_has(nsk, psn)) {
-		NDP_INC_STATS(net, NDP_MIB_INDUPS);
 		reason = SKB_DROP_REASON_TCP_OLD_DATA;
-		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, nh->path, false, 0, xmitq);
+		ndp_send_dup_ack(sk, psn, nh->path, xmitq);
 		goto drop;
 	}
 	if (ndp_after(psn + 1, nsk->rcv_high))
@@ -714,6 +737,14 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	case NDP_PKT_ACK:
 		NDP_INC_STATS(net, NDP_MIB_INACKS);
 		nsk->st_acks_rcvd++;
+		if ((flags & NDP_F_DUP) && acks == 1 && nsk->rto_psn_valid &&
+		    psn == nsk->rto_psn) {
+			/* The packet the timer resent had arrived. */
+			nsk->rto_psn_valid = false;
+			nsk->backoff = 0;
+			nsk->st_rto_spurious++;
+			NDP_INC_STATS(net, NDP_MIB_RTOSPURIOUS);
+		}
 		ndp_rcv_owed(nsk, psn, acks);
 		progress = ndp_rcv_ack(sk, acks, psn, cum, nh->path);
 		break;
@@ -956,6 +987,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	cnsk->mss = ndp_mss_for(sk, ndp_route_mtu(sk, &mtu) ? ETH_DATA_LEN : mtu);
 	cnsk->parent = lsk;
 	cnsk->syn_window = READ_ONCE(nn->init_window);
+	ndp_rtt_init(sk);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	bh_unlock_sock(sk);
 

@@ -173,6 +173,8 @@ enum ndp_mib_field {
 	 * PMTU event
 	 */
 	NDP_MIB_PMTURECUT,
+	NDP_MIB_RTOSPURIOUS,	/* RtoSpurious: the packet an expiry resent had arrived */
+	NDP_MIB_RTTCACHEHITS,	/* RttCacheHits: a connection's first RTO from the peer cache */
 	NDP_MIB_MAX
 };
 

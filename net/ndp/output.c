@@ -801,8 +801,10 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	if (nsk->passive)
 		flags |= NDP_F_PASSIVE;
 	path = ndp_data_path(sk, cb, flags);
+	if (cb->sent)
+		cb->resent = 1;
 	cb->sent = 1;
-	cb->sent_at = jiffies;
+	cb->sent_ns = ktime_get_ns();
 	nsk->tx_data++;
 	if (!nsk->addr_ok)
 		nsk->amp_tx += ndp_hdrs_len(sk) +
@@ -1167,9 +1169,9 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 
 /*
  * Whether some sent packet has been neither acknowledged nor NACKed; if
- * so, *@sent_at is when the oldest of them went out.
+ * so, *@sent_ns is when the oldest of them went out.
  */
-bool ndp_oldest_unreported(struct ndp_sock *nsk, unsigned long *sent_at)
+bool ndp_oldest_unreported(struct ndp_sock *nsk, u64 *sent_ns)
 {
 	struct sk_buff *skb;
 	bool any = false;
@@ -1181,19 +1183,21 @@ bool ndp_oldest_unreported(struct ndp_sock *nsk, unsigned long *sent_at)
 			break;
 		if (!cb->sent || cb->acked || cb->rtx)
 			continue;
-		if (!any || time_before(cb->sent_at, *sent_at))
-			*sent_at = cb->sent_at;
+		if (!any || cb->sent_ns < *sent_ns)
+			*sent_ns = cb->sent_ns;
 		any = true;
 	}
 	return any;
 }
 
 /*
- * RTO: resend up to @max packets sent at or before @cutoff and never
- * reported on; returns the count.  NACKed packets wait for their pulls.
+ * RTO: resend up to @max packets sent at or before @cutoff_ns and never
+ * reported on, oldest psn first; returns the count.  NACKed packets wait
+ * for their pulls.  The last one resent is remembered (@rto_psn) to
+ * detect a spurious expiry.
  */
 int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
-		       unsigned long cutoff)
+		       u64 cutoff_ns)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
@@ -1207,8 +1211,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 
 		if (skb == nsk->send_head || n >= max)
 			break;
-		if (!cb->sent || cb->acked || cb->rtx ||
-		    time_after(cb->sent_at, cutoff))
+		if (!cb->sent || cb->acked || cb->rtx || cb->sent_ns > cutoff_ns)
 			continue;
 		amp = ndp_amp_check(sk, skb->len);
 		if (amp < 0)
@@ -1218,6 +1221,8 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
 		if (skb_rb_next(skb) == nsk->send_head)
 			flags |= ndp_last_flag(nsk);
+		nsk->rto_psn = cb->psn;
+		nsk->rto_psn_valid = true;
 		ndp_send_data(sk, skb, flags, xmitq);
 		n++;
 	}

@@ -413,6 +413,9 @@ static int __net_init ndp_net_init(struct net *net)
 	err = ndp_dasr_net_init(nn);
 	if (err)
 		goto err_tw_only;
+	err = ndp_peer_net_init(nn);
+	if (err)
+		goto err_dasr_only;
 	ndp_pull_net_init(nn);
 	ndp_nl_net_init(nn);
 	ndp_path_net_init(nn);
@@ -435,6 +438,8 @@ err_free_mib:
 	free_percpu(nn->mib);
 err_tw:
 	ndp_pull_net_exit(nn);
+	ndp_peer_net_exit(nn);
+err_dasr_only:
 	ndp_dasr_net_exit(nn);
 err_tw_only:
 	ndp_tw_net_exit(nn);
@@ -453,6 +458,7 @@ static void __net_exit ndp_net_exit(struct net *net)
 	ndp_dasr_net_exit(nn);
 	ndp_tw_net_exit(nn);
 	ndp_hash_net_exit(nn);
+	ndp_peer_net_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
 	ndp_nl_net_exit(nn);

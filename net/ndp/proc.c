@@ -90,6 +90,8 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_INGROPKTS] = "InGroPkts",
 	[NDP_MIB_OUTACKSPANS] = "OutAckSpans",
 	[NDP_MIB_PMTURECUT] = "PmtuRecut",
+	[NDP_MIB_RTOSPURIOUS] = "RtoSpurious",
+	[NDP_MIB_RTTCACHEHITS] = "RttCacheHits",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

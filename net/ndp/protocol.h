@@ -34,6 +34,7 @@
  *                        ndp_sock.lock when packets are handed to IP.
  *   ndp_net.dasr_lock    (_bh) DASR table inserts and removals, flow
  *                        counts (dasr.c), innermost; lookups under RCU.
+ *   ndp_net.peer_lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
  *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
  *   atomics, so the data path never takes ndp_net.paths_lock.
  */
@@ -43,6 +44,7 @@
 #include <linux/types.h>
 #include <linux/udp.h>
 #include <linux/hrtimer.h>
+#include <linux/win_minmax.h>
 #include <linux/mutex.h>
 #include <linux/rhashtable-types.h>
 #include <linux/workqueue.h>
@@ -59,6 +61,8 @@ extern unsigned int ndp_ipproto;
 
 #define NDP_BIND_HASH_BITS	8
 #define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
+/* Link speed assumed when neither link_rate_mbps nor ethtool tells one. */
+#define NDP_DEFAULT_RATE_MBPS	10000
 #define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
 #define NDP_PULL_GAP_MAX	HZ	/* longest pull gap sampled, jiffies */
 #define NDP_PULL_GAPS_WAIT	4	/* pull gaps of silence: a pull is lost */
@@ -93,8 +97,10 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @ctl_table_hdr: registered net.ndp sysctl table.
  * @ctl_mem_hdr: net.ndp.mem (initial namespace only, see sock.c).
  * @init_window: packets pushed before the first pull (net.ndp.init_window).
- * @rto_min_us: retransmission timeout floor, microseconds.
+ * @rto_min_us: lower bound of the retransmission timeout, microseconds
+ *	(an admin may raise it; the timeout itself comes from RTT samples).
  * @rto_max_us: retransmission timeout ceiling (backoff cap), microseconds.
+ * @rto_init_us: timeout of a connection to a peer with no RTT known yet.
  * @link_rate_mbps: pull pacing rate; 0 = use the device's ethtool speed,
  *	falling back to 10000.
  * @pull_pacing_pct: fraction of the link rate pulls aim at, percent.
@@ -165,6 +171,9 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @dasr_active: active unique senders, the n we advertise (written under
  *	@dasr_lock, read with READ_ONCE()).
  * @dasr_timer: reaps idle entries (dasr.c).
+ * @peer_lock: protects @peers.
+ * @peers: per-peer RTT cache, NDP_PEER_SLOTS entries (rtt.c).
+ * @peer_salt: hash salt of @peers.
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
@@ -172,6 +181,7 @@ struct ndp_net {
 	u32			init_window;
 	u32			rto_min_us;
 	u32			rto_max_us;
+	u32			rto_init_us;
 	u32			link_rate_mbps;
 	u32			pull_pacing_pct;
 	u32			time_wait_ms;
@@ -226,6 +236,9 @@ struct ndp_net {
 	u32			udp_port;
 	struct socket		*encap_sock4;
 	struct socket		*encap_sock6;
+	spinlock_t		peer_lock;	/* @peers */
+	struct ndp_peer_rtt	*peers;
+	u32			peer_salt;
 };
 
 extern unsigned int ndp_net_id;
@@ -299,24 +312,27 @@ struct ndp_flow {
 
 /**
  * struct ndp_skb_cb - per-packet state while a packet is queued by NDP
- * @sent_at: send queue: jiffies of the last transmission (RTO).
+ * @sent_ns: send queue: ktime_get_ns() of the last transmission (RTO,
+ *	RTT samples).
  * @psn: packet sequence number.
  * @offset: receive queue: bytes already read.  Send queue: byte offset of
  *	the packet in the stream (for &ndphdr.prio).
  * @flags: NDP_F_SYN / NDP_F_FIN given at queueing time.
  * @pcsum: payload checksum, computed once when the data was copied in.
  * @sent: transmitted at least once.
+ * @resent: transmitted more than once: no RTT sample from it (Karn).
  * @acked: acknowledged (selectively; freed when it reaches the head).
  * @rtx: NACKed (or returned to sender), waiting for a pull to be resent.
  * @path: send queue: path id of the last transmission (0: plain route).
  */
 struct ndp_skb_cb {
-	unsigned long	sent_at;
+	u64		sent_ns;
 	u32		psn;
 	u32		offset;
 	u16		flags;
 	__sum16		pcsum;
 	u8		sent:1,
+			resent:1,
 			acked:1,
 			rtx:1;
 	u8		path;
@@ -416,7 +432,18 @@ struct ndp_dst_slot {
  * @fin_queued: a FIN packet is in @sndq.
  * @fin_acked: our FIN was acknowledged.
  * @rto_timer: retransmission timer (holds a socket reference when armed).
- * @rto_us: current timeout, microseconds.
+ * @rto_us: current timeout before backoff, microseconds (rtt.c: from
+ *	@srtt_us8 and @rttvar_us4, or the peer cache, or net.ndp.rto_init_us).
+ * @backoff: RTO expiries since the oldest packet in flight was last
+ *	acknowledged; the timer waits @rto_us << @backoff (at most
+ *	net.ndp.rto_max_us).
+ * @srtt_us8: smoothed RTT, microseconds times 8 (0: no sample yet).
+ * @rttvar_us4: RTT variation, microseconds times 4.
+ * @min_rtt: windowed minimum RTT, microseconds (NDP_MIN_RTT_WIN).
+ * @rtt_samples: RTT samples taken (Karn's rule: from packets sent once).
+ * @rtt_last_us: the latest sample, microseconds.
+ * @rto_psn: psn of the last packet the RTO resent, while @rto_psn_valid:
+ *	an ACK marked NDP_F_DUP for it shows the expiry was spurious.
  * @retries: RTO expiries since the peer last made progress (acknowledged,
  *	NACKed or validly pulled something of ours).
  * @orphan_rtos: RTO expiries since something was last acknowledged.
@@ -454,6 +481,8 @@ struct ndp_dst_slot {
  *	cause (pulled after a NACK, by the RTO, at once after a return to
  *	sender).
  * @st_rtos: RTO expiries that resent or probed.
+ * @st_rto_spurious: RTO expiries found spurious (the peer reported the
+ *	packet the timer resent as a duplicate).
  * @st_acks_rcvd: @st_nacks_rcvd: @st_rts_rcvd: feedback on our DATA.
  * @st_data_rcvd: DATA packets accepted.
  * @st_trims_rcvd: trimmed headers received.
@@ -525,6 +554,14 @@ struct ndp_sock {
 	bool			fin_acked;
 	struct timer_list	rto_timer;
 	u32			rto_us;
+	u8			backoff;
+	bool			rto_psn_valid;
+	u32			rto_psn;
+	u32			srtt_us8;
+	u32			rttvar_us4;
+	struct minmax		min_rtt;
+	u32			rtt_samples;
+	u32			rtt_last_us;
 	u32			retries;
 	u32			orphan_rtos;
 	unsigned long		heard;
@@ -560,6 +597,7 @@ struct ndp_sock {
 	u32			st_rtx_timeout;
 	u32			st_rtx_rts;
 	u32			st_rtos;
+	u32			st_rto_spurious;
 	u32			st_acks_rcvd;
 	u32			st_nacks_rcvd;
 	u32			st_rts_rcvd;
@@ -834,9 +872,9 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		    u32 psn, u32 cum);
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq);
-bool ndp_oldest_unreported(struct ndp_sock *nsk, unsigned long *sent_at);
+bool ndp_oldest_unreported(struct ndp_sock *nsk, u64 *sent_ns);
 int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
-		       unsigned long cutoff);
+		       u64 cutoff_ns);
 void ndp_clean_acked(struct sock *sk);
 void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 		    struct sk_buff_head *xmitq);
@@ -884,6 +922,15 @@ u16 ndp_dasr_nsenders(struct net *net);
 u16 ndp_dasr_advertised(struct net *net);
 void ndp_dasr_heard(struct sock *sk, u16 n);
 u32 ndp_dasr_window(struct sock *sk, u32 iw);
+
+/* rtt.c */
+int ndp_peer_net_init(struct ndp_net *nn);
+void ndp_peer_net_exit(struct ndp_net *nn);
+void ndp_rtt_init(struct sock *sk);
+void ndp_rtt_sample(struct sock *sk, u64 sent_ns);
+void ndp_rtt_save(struct sock *sk);
+u32 ndp_rto_backed_off_us(const struct sock *sk);
+unsigned long ndp_rto_timeout(const struct sock *sk);
 
 /* timer.c */
 void ndp_timer_init(struct sock *sk);

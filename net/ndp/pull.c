@@ -71,7 +71,6 @@
 #define NDP_PULL_BURST		4	/* bank floor: pulls of one late expiry */
 #define NDP_PULL_BANK_NS	(50 * NSEC_PER_USEC)	/* bank, link time */
 #define NDP_PULL_BATCH_MAX	128	/* pulls per expiry (softirq time) */
-#define NDP_DEFAULT_RATE_MBPS	10000
 #define NDP_PULL_PENDING_MAX	65536
 
 /* Time the packet a pull brings takes on the link; @bytes 0: an MTU. */

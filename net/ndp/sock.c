@@ -118,6 +118,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 	inet_sk_set_state(sk, TCP_CLOSE);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	ndp_rto_stop(sk);
+	ndp_rtt_save(sk);
 	ndp_purge_sndq(sk);
 	ndp_purge_ooo(nsk);
 	ndp_pull_detach(sk);
@@ -491,7 +492,7 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	BUILD_BUG_ON(sizeof(struct ndp_info) != 152);
+	BUILD_BUG_ON(sizeof(struct ndp_info) != 176);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_push_window) != 144);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_bytes_sent) != 8);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_nonce) != 24);
@@ -526,8 +527,15 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_paths = nsk->mp_len;
 	info->ndpi_mss = nsk->mss;
 	info->ndpi_nonce = secrets ? nsk->nonce : 0;
-	info->ndpi_rto_us = nsk->rto_us;
+	info->ndpi_rto_us = ndp_rto_backed_off_us(sk);
 	info->ndpi_backoff = nsk->retries;
+	info->ndpi_srtt_us = nsk->srtt_us8 >> 3;
+	info->ndpi_rttvar_us = nsk->rttvar_us4 >> 2;
+	info->ndpi_min_rtt_us = nsk->rtt_samples ? minmax_get(&nsk->min_rtt) : 0;
+	info->ndpi_rtt_samples = nsk->rtt_samples;
+	info->ndpi_rto_backoff = nsk->backoff;
+	info->ndpi_rto_spurious = nsk->st_rto_spurious;
+	info->ndpi_rtt_last_us = nsk->rtt_last_us;
 	info->ndpi_pull_gap_us = jiffies_to_usecs(nsk->pull_gap8 / 8);
 	info->ndpi_snd_una = nsk->snd_una;
 	info->ndpi_snd_nxt = nsk->snd_nxt;
@@ -835,6 +843,7 @@ static int ndp_connect(struct socket *sock, struct sockaddr *uaddr,
 	nsk->mss = ndp_mss_for(sk, mtu);
 	nsk->ifindex = ifindex;
 	nsk->syn_window = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
+	ndp_rtt_init(sk);
 	spin_unlock_bh(&nsk->lock);
 	err = ndp_conn_hash(sk);
 	if (err) {

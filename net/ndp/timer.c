@@ -7,14 +7,19 @@
  * full header queue, a failed link).  The timer runs whenever the send
  * queue is not empty.  On expiry:
  *
- *   - packets sent at least a timeout ago and never reported on (neither
- *     ACKed nor NACKed) are resent, up to init_window of them, without
- *     waiting for pulls (the timer only measures from the oldest such
- *     packet's transmission: a packet just sent on a pull is not late);
+ *   - the oldest packet sent at least a timeout ago and never reported
+ *     on (neither ACKed nor NACKed) is resent, without waiting for a
+ *     pull, and only that one: the timeout is a last resort and may be
+ *     spurious (a path slower than its samples said), so one expiry
+ *     costs one packet, never a window pushed into a full queue.  If the
+ *     loss was real, the next expiry resends the next packet (the
+ *     receiver, on getting it, pulls and NACKs as usual).  The timer
+ *     only measures from the oldest such packet's transmission: a
+ *     packet just sent on a pull is not late;
  *   - if every packet sent was reported on, what is left (NACKed packets,
  *     unsent data) waits for the peer's pulls.  In a large incast a pull
- *     can be many minimum timeouts away (32 senders at 100 Mbit/s with
- *     9 KB packets: one pull per sender every 23 ms), so nothing is sent
+ *     can be many timeouts away (32 senders at 100 Mbit/s with 9 KB
+ *     packets: one pull per sender every 23 ms), so nothing is sent
  *     while the peer's last ACK, NACK or PULL came within the last
  *     timeout or within NDP_PULL_GAPS_WAIT average gaps between its pulls
  *     (input.c measures them), at most rto_max_us: the timer is only
@@ -23,13 +28,17 @@
  *     again).  Resending the NACKed packets instead would push them,
  *     unscheduled, into the very queue that trimmed them.
  *
- * Each real expiry doubles the timeout, from net.ndp.rto_min_us up to
- * net.ndp.rto_max_us.  Acknowledged progress resets the timeout to
- * rto_min_us; progress (something of ours newly acknowledged or NACKed,
- * a valid pull) resets the expiry count.  After NDP_RTO_RETRIES expiries
- * in a row without progress, the connection fails with ETIMEDOUT (or the
- * soft error an ICMP unreachable left, ndp_rcv_icmp()).  An
- * orphan (closed by its application) is reset after
+ * The timeout itself comes from RTT samples (rtt.c).  Each real expiry
+ * doubles the wait (ndp_sock.backoff), up to net.ndp.rto_max_us, and the
+ * backoff holds until the oldest packet in flight is acknowledged
+ * (snd_una advances), or until the peer shows the expiry was spurious
+ * (an ACK marked NDP_F_DUP for the packet the timer resent).  Every
+ * wait gets up to 1/8 more at random, so that senders that started
+ * together do not resend together.  Progress (something of ours newly
+ * acknowledged or NACKed, a valid pull) resets the expiry count.  After
+ * NDP_RTO_RETRIES expiries in a row without progress, the connection
+ * fails with ETIMEDOUT (or the soft error an ICMP unreachable left,
+ * ndp_rcv_icmp()).  An orphan (closed by its application) is reset after
  * net.ndp.orphan_retries expiries in a row without an acknowledgment.
  *
  * The timer is a timer_list (softirq) holding a socket reference while
@@ -102,8 +111,9 @@ static void ndp_rto_fire(struct timer_list *t)
 	struct ndp_sock *nsk = from_timer(nsk, t, rto_timer);
 	struct sock *sk = (struct sock *)nsk;
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
-	unsigned long rto, oldest;
 	struct ndp_sock *child, *tmp;
+	unsigned long rto;
+	u64 oldest, rto_ns, now;
 	struct sk_buff_head xmitq;
 	LIST_HEAD(expired);
 	int n;
@@ -120,10 +130,13 @@ static void ndp_rto_fire(struct timer_list *t)
 	if (timer_pending(&nsk->rto_timer))
 		goto out;	/* re-armed meanwhile */
 	rto = max(usecs_to_jiffies(nsk->rto_us), 1UL);
+	rto_ns = (u64)jiffies_to_usecs(rto) * NSEC_PER_USEC;
+	now = ktime_get_ns();
 	if (ndp_oldest_unreported(nsk, &oldest)) {
-		if (time_before(jiffies, oldest + rto)) {
+		if (now < oldest + rto_ns) {
 			/* All in flight went out less than a timeout ago. */
-			sk_reset_timer(sk, &nsk->rto_timer, oldest + rto);
+			sk_reset_timer(sk, &nsk->rto_timer, jiffies +
+				       nsecs_to_jiffies(oldest + rto_ns - now) + 1);
 			goto out;
 		}
 	} else {
@@ -154,9 +167,9 @@ static void ndp_rto_fire(struct timer_list *t)
 	}
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
 	nsk->st_rtos++;
-	trace_ndp_rto(sk, nsk->snd_una, nsk->retries, nsk->rto_us);
-	n = ndp_resend_unacked(sk, &xmitq, READ_ONCE(nn->init_window),
-			       jiffies - rto);
+	trace_ndp_rto(sk, nsk->snd_una, nsk->retries, ndp_rto_backed_off_us(sk),
+		      nsk->srtt_us8 >> 3, nsk->rttvar_us4 >> 2, nsk->backoff);
+	n = ndp_resend_unacked(sk, &xmitq, 1, now - rto_ns);
 	if (n) {
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_RTXTIMEOUT, n);
 		nsk->st_rtx_timeout += n;
@@ -166,7 +179,8 @@ static void ndp_rto_fire(struct timer_list *t)
 		nsk->credit = 1;
 		ndp_send_credit(sk, &xmitq);
 	}
-	nsk->rto_us = min(nsk->rto_us * 2, READ_ONCE(nn->rto_max_us));
+	if ((u64)nsk->rto_us << nsk->backoff < READ_ONCE(nn->rto_max_us))
+		nsk->backoff++;
 	ndp_rto_arm(sk);
 out:
 	spin_unlock_bh(&nsk->lock);
@@ -184,7 +198,8 @@ void ndp_timer_init(struct sock *sk)
 
 	timer_setup(&nsk->rto_timer, ndp_rto_fire, 0);
 	nsk->heard = jiffies;
-	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_min_us);
+	minmax_reset(&nsk->min_rtt, (u32)jiffies, ~0U);
+	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_init_us);
 }
 
 /* (Re)start the timer from now; socket lock held. */
@@ -192,10 +207,10 @@ void ndp_rto_arm(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	lockdep_assert_held(&nsk->lock);
 	if (nsk->dead)
 		return;
-	sk_reset_timer(sk, &nsk->rto_timer,
-		       jiffies + max(usecs_to_jiffies(nsk->rto_us), 1UL));
+	sk_reset_timer(sk, &nsk->rto_timer, jiffies + ndp_rto_timeout(sk));
 }
 
 void ndp_rto_stop(struct sock *sk)

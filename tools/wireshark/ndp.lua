@@ -28,12 +28,13 @@ local types = {
 
 local F_SYN, F_LAST, F_TRIMMED, F_RTS = 0x0001, 0x0002, 0x0004, 0x0008
 local F_UNSCHED, F_PULL, F_FIN, F_RTX = 0x0010, 0x0020, 0x0040, 0x0080
-local F_PASSIVE = 0x0100
-local F_DEFINED = 0x01ff
+local F_PASSIVE, F_DUP = 0x0100, 0x0200
+local F_DEFINED = 0x03ff
 local flag_names = {
 	{ F_SYN, "SYN" }, { F_LAST, "LAST" }, { F_TRIMMED, "TRIMMED" },
 	{ F_RTS, "RTS" }, { F_UNSCHED, "UNSCHED" }, { F_PULL, "PULL" },
 	{ F_FIN, "FIN" }, { F_RTX, "RTX" }, { F_PASSIVE, "PASSIVE" },
+	{ F_DUP, "DUP" },
 }
 
 local f = ndp.fields
@@ -53,6 +54,7 @@ f.f_pull = ProtoField.bool("ndpt.flags.pull", "PULL", 16, nil, F_PULL)
 f.f_fin = ProtoField.bool("ndpt.flags.fin", "FIN", 16, nil, F_FIN)
 f.f_rtx = ProtoField.bool("ndpt.flags.rtx", "RTX (retransmission)", 16, nil, F_RTX)
 f.f_passive = ProtoField.bool("ndpt.flags.passive", "PASSIVE", 16, nil, F_PASSIVE)
+f.f_dup = ProtoField.bool("ndpt.flags.dup", "DUP (ACK of a duplicate)", 16, nil, F_DUP)
 f.f_undef = ProtoField.uint16("ndpt.flags.undefined", "Undefined bits", base.HEX,
 			      nil, 0xffff - F_DEFINED)
 f.nonce = ProtoField.uint32("ndpt.nonce", "Connection nonce", base.HEX)
@@ -209,6 +211,7 @@ function ndp.dissector(tvb, pinfo, tree)
 	ft:add(f.f_fin, tvb(6, 2))
 	ft:add(f.f_rtx, tvb(6, 2))
 	ft:add(f.f_passive, tvb(6, 2))
+	ft:add(f.f_dup, tvb(6, 2))
 	local fu = ft:add(f.f_undef, tvb(6, 2))
 	if bit32.band(flags, 0xffff - F_DEFINED) ~= 0 then fu:add_proto_expert_info(e.bad_flags) end
 

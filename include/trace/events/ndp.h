@@ -203,13 +203,16 @@ TRACE_EVENT(ndp_trim,
 /*
  * The retransmission timer expired and acted: @snd_una is the oldest
  * unacknowledged psn, @retries the expiries without news so far, @rto_us
- * the timeout that ran out.
+ * the timeout that ran out (with backoff), @srtt_us and @rttvar_us the
+ * RTT estimate (0: no sample), @backoff the expiries since the oldest
+ * packet in flight was acknowledged.
  */
 TRACE_EVENT(ndp_rto,
 
-	TP_PROTO(const struct sock *sk, u32 snd_una, u32 retries, u32 rto_us),
+	TP_PROTO(const struct sock *sk, u32 snd_una, u32 retries, u32 rto_us,
+		 u32 srtt_us, u32 rttvar_us, u32 backoff),
 
-	TP_ARGS(sk, snd_una, retries, rto_us),
+	TP_ARGS(sk, snd_una, retries, rto_us, srtt_us, rttvar_us, backoff),
 
 	TP_STRUCT__entry(
 		__field(const void *, skaddr)
@@ -220,6 +223,9 @@ TRACE_EVENT(ndp_rto,
 		__field(__u32, snd_una)
 		__field(__u32, retries)
 		__field(__u32, rto_us)
+		__field(__u32, srtt_us)
+		__field(__u32, rttvar_us)
+		__field(__u32, backoff)
 	),
 
 	TP_fast_assign(
@@ -229,12 +235,16 @@ TRACE_EVENT(ndp_rto,
 		__entry->snd_una = snd_una;
 		__entry->retries = retries;
 		__entry->rto_us = rto_us;
+		__entry->srtt_us = srtt_us;
+		__entry->rttvar_us = rttvar_us;
+		__entry->backoff = backoff;
 	),
 
-	TP_printk("skaddr=%p saddr=%pI6c daddr=%pI6c sport=%u dport=%u snd_una=%u retries=%u rto_us=%u",
+	TP_printk("skaddr=%p saddr=%pI6c daddr=%pI6c sport=%u dport=%u snd_una=%u retries=%u rto_us=%u srtt_us=%u rttvar_us=%u backoff=%u",
 		  __entry->skaddr, __entry->saddr, __entry->daddr,
 		  __entry->sport, __entry->dport, __entry->snd_una, __entry->retries,
-		  __entry->rto_us)
+		  __entry->rto_us, __entry->srtt_us, __entry->rttvar_us,
+		  __entry->backoff)
 );
 
 /*

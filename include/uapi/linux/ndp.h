@@ -69,12 +69,14 @@ struct ndp_info {
 	__u32	ndpi_nonce;		/* connection nonce; 0 unless the
 					 * caller has CAP_NET_ADMIN
 					 */
-	__u32	ndpi_rto_us;		/* current retransmission timeout */
+	__u32	ndpi_rto_us;		/* the timer's wait now: timeout with
+					 * backoff (before jitter)
+					 */
 	__u32	ndpi_backoff;		/* RTO expiries since the peer last
 					 * made progress (give-up at 15)
 					 */
-	__u32	ndpi_srtt_us;		/* smoothed RTT; 0: not measured
-					 * (NDP keeps no RTT estimate today)
+	__u32	ndpi_srtt_us;		/* smoothed RTT (RFC 6298); 0: no
+					 * sample yet
 					 */
 	__u32	ndpi_pull_gap_us;	/* mean gap between pulls received
 					 * while waiting for them (0: none)
@@ -139,6 +141,19 @@ struct ndp_info {
 	__u16	ndpi_nsenders;		/* active senders this namespace
 					 * advertises now (0: DASR off)
 					 */
+
+	/* RTT estimate and retransmission timeout (appended). */
+	__u32	ndpi_rttvar_us;		/* RTT variation (RFC 6298) */
+	__u32	ndpi_min_rtt_us;	/* windowed minimum RTT; 0: no sample */
+	__u32	ndpi_rtt_samples;	/* RTT samples taken (Karn's rule) */
+	__u32	ndpi_rto_backoff;	/* expiries since the oldest packet in
+					 * flight was acknowledged: the timer
+					 * waits the timeout times 2^this
+					 */
+	__u32	ndpi_rto_spurious;	/* expiries found spurious (the
+					 * packet resent had arrived)
+					 */
+	__u32	ndpi_rtt_last_us;	/* the latest RTT sample */
 };
 
 #define NDP_INFO_VERSION	1
