@@ -12,8 +12,9 @@ ndp_lib_ns_new ns1 ns2 || ndp_lib_skip_all "cannot create a netns"
 
 # name default min max
 knobs="init_window 15 1 1024
-rto_min_us 20000 100 60000000
-rto_max_us 2000000 100 60000000
+rto_min_us 1000 100 120000000
+rto_max_us 60000000 100 120000000
+rto_init_us 200000 100 120000000
 link_rate_mbps 0 0 1000000
 pull_pacing_pct 99 1 100
 time_wait_ms 1000 0 600000

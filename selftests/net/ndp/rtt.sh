@@ -1,0 +1,155 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The retransmission timeout comes from the path, at default knobs:
+#   - lossless veth: after one warm-up transfer (which fills the per-peer
+#     RTT cache: RttCacheHits moves), v4 and v6 transfers both ways make
+#     no RTO expiry and no timeout retransmission at either end;
+#   - netem delay of 1 ms and of 50 ms each way (v4 and v6): ss --ndp -i
+#     shows an RTT during the transfer, and it is plausible (the minimum
+#     is at least the two delays; the smoothed RTT below a bound);
+#   - a 200 ms path: a 4 MB transfer finishes intact and the receiver got
+#     under 3 % duplicates (no retransmission storm);
+#   - the path's delay jumps from 1 ms to 400 ms each way in the middle
+#     of a transfer: the timer fires, resends one packet per expiry
+#     (RtxTimeout <= Rtos), the peer reports the resent packet as a
+#     duplicate and the expiry is counted spurious (RtoSpurious), and
+#     the transfer is intact.
+# The blackholed path (ETIMEDOUT) is lifecycle.sh's; the timeout maths is
+# described in ndp-transport.rst, "Retransmission timeout".
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+xfer_setup
+xfer_is_ndp || ndp_lib_skip_all "NDP-only (RTT estimate and RTO counters)"
+ndp_lib_require_cmd tc ss
+ss --help 2>&1 | grep -q -- '--ndp' || ndp_lib_skip_all "ss without --ndp"
+ndp_lib_load_modules sch_netem ndp_diag
+ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_lib_plan 18
+
+# The knobs this test is about stay at their defaults.
+for k in rto_min_us rto_max_us rto_init_us init_window; do
+	ndp_lib_info "net.ndp.$k = $(ip netns exec "$ns_a" sysctl -n net.ndp.$k)"
+done
+
+both() { xfer_delta "$1" "$2" "$ns_a" "$3"; }
+sum2() { echo $(($(xfer_delta "$1" "$2" "$ns_a" "$3") + $(xfer_delta "$1" "$2" "$ns_b" "$3"))); }
+
+# --- lossless --------------------------------------------------------------
+s0=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "warm-up: v4 256K both ways" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 256K 256K
+s1=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "lossless v4 8M both ways" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 8M 8M
+ndp_lib_check "lossless v6 8M both ways" xfer_run "$ns_a" "$ns_b" fd00:1::2 6 8M 8M
+s2=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_expect_eq "lossless after warm-up: no RTO expiry (Rtos, both ends)" \
+	0 "$(sum2 "$s1" "$s2" Rtos)"
+ndp_lib_expect_eq "lossless after warm-up: no timeout retransmission (RtxTimeout)" \
+	0 "$(sum2 "$s1" "$s2" RtxTimeout)"
+ndp_lib_expect_ge "the second connection to a peer starts from the RTT cache (RttCacheHits)" \
+	1 "$(both "$s1" "$s2" RttCacheHits)"
+ndp_lib_info "warm-up: Rtos $(sum2 "$s0" "$s1" Rtos), RtxTimeout $(sum2 "$s0" "$s1" RtxTimeout)"
+
+# --- RTT visible and plausible ----------------------------------------------
+# rtt_seen NS MIN_MS MAX_MS: during a transfer (in the background), ss
+# shows an NDP connection with "rtt:SRTT/VAR minrtt:MIN" where MIN >=
+# MIN_MS and SRTT <= MAX_MS.  Waits for the first sample with a deadline.
+rtt_seen()
+{
+	local ns=$1 lo=$2 hi=$3 i line srtt minrtt
+
+	for i in $(seq 600); do
+		line=$(ip netns exec "$ns" ss -Hni --ndp state established 2>/dev/null |
+		       grep -o 'rtt:[0-9.]*/[0-9.]* minrtt:[0-9.]*' | head -n 1)
+		[ -n "$line" ] && break
+		sleep 0.05
+	done
+	[ -n "$line" ] || { echo "no RTT shown by ss --ndp -i"; return 1; }
+	echo "$line"
+	srtt=$(echo "$line" | sed 's/rtt:\([0-9.]*\)\/.*/\1/')
+	minrtt=$(echo "$line" | sed 's/.*minrtt:\([0-9.]*\)/\1/')
+	awk -v s="$srtt" -v m="$minrtt" -v lo="$lo" -v hi="$hi" \
+		'BEGIN { exit !(m >= lo && s >= m && s <= hi) }' ||
+		{ echo "srtt $srtt ms, min $minrtt ms: want min >= $lo, srtt <= $hi"; return 1; }
+}
+
+# delay_run DELAY_MS FAMILY ADDR SIZE: netem delay on both ends, then a
+# transfer a->b in the background while rtt_seen watches the sender.
+delay_run()
+{
+	local d=$1 fam=$2 addr=$3 size=$4 pid rc
+
+	for ns in "$ns_a" "$ns_b"; do
+		ip netns exec "$ns" tc qdisc replace dev eth0 root netem delay "${d}ms" limit 100000
+	done
+	XFER_PORT=$(xfer_next_port) xfer_run "$ns_a" "$ns_b" "$addr" "$fam" "$size" 0 1 300 \
+		>"$XFER_TMP/delay.out" 2>&1 &
+	pid=$!
+	# Plausible: at least the two delays; at most those plus 1 s of a
+	# slow, loaded TCG guest.
+	rtt_seen "$ns_a" $((2 * d)) $((2 * d + 1000))
+	rc=$?
+	wait "$pid" || { cat "$XFER_TMP/delay.out"; rc=1; }
+	return $rc
+}
+
+ndp_lib_check "1 ms each way, v4: RTT shown by ss and plausible" delay_run 1 4 10.0.1.2 4M
+ndp_lib_check "1 ms each way, v6: RTT shown by ss and plausible" delay_run 1 6 fd00:1::2 4M
+ndp_lib_check "50 ms each way, v4: RTT shown by ss and plausible" delay_run 50 4 10.0.1.2 2M
+ndp_lib_check "50 ms each way, v6: RTT shown by ss and plausible" delay_run 50 6 fd00:1::2 2M
+
+# --- a long path --------------------------------------------------------------
+for ns in "$ns_a" "$ns_b"; do
+	ip netns exec "$ns" tc qdisc replace dev eth0 root netem delay 100ms limit 100000
+done
+s3=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "200 ms RTT: v4 4M a->b intact" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 4M 0 1 600
+s4=$(xfer_stats "$ns_a" "$ns_b")
+dups=$(xfer_delta "$s3" "$s4" "$ns_b" InDups)
+data=$(xfer_delta "$s3" "$s4" "$ns_b" InData)
+ndp_lib_info "200 ms RTT: receiver InData $data InDups $dups;" \
+	"sender Rtos $(both "$s3" "$s4" Rtos) RtxTimeout $(both "$s3" "$s4" RtxTimeout)"
+ndp_lib_expect_ge "200 ms RTT: the receiver got data" 1 "${data:-0}"
+ndp_lib_expect_le "200 ms RTT: duplicates under 3 % of the data" \
+	$((${data:-0} * 3 / 100)) "${dups:-0}"
+
+# --- spurious expiries ---------------------------------------------------------
+# The delay jumps while packets are in flight: the timer, fitted to 2 ms,
+# fires; what it resends had not been lost.
+spurious_run()
+{
+	local pid rc=0 i
+
+	for ns in "$ns_a" "$ns_b"; do
+		ip netns exec "$ns" tc qdisc replace dev eth0 root netem delay 1ms limit 100000
+	done
+	XFER_PORT=$(xfer_next_port) xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 2M 0 1 600 \
+		>"$XFER_TMP/spur.out" 2>&1 &
+	pid=$!
+	# Wait for the connection's first RTT samples, then slow the path.
+	for i in $(seq 600); do
+		ip netns exec "$ns_a" ss -Hni --ndp state established 2>/dev/null |
+			grep -q 'rtt:' && break
+		sleep 0.05
+	done
+	for ns in "$ns_a" "$ns_b"; do
+		ip netns exec "$ns" tc qdisc change dev eth0 root netem delay 400ms limit 100000
+	done
+	wait "$pid" || { cat "$XFER_TMP/spur.out"; rc=1; }
+	return $rc
+}
+s5=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "delay jumps 1 ms -> 400 ms mid-transfer: v4 2M intact" spurious_run
+s6=$(xfer_stats "$ns_a" "$ns_b")
+rtos=$(both "$s5" "$s6" Rtos)
+rtx=$(both "$s5" "$s6" RtxTimeout)
+ndp_lib_info "delay jump: Rtos $rtos RtxTimeout $rtx RtoSpurious" \
+	"$(both "$s5" "$s6" RtoSpurious) RtoProbes $(both "$s5" "$s6" RtoProbes)"
+ndp_lib_expect_ge "delay jump: the timer fired" 1 "$rtos"
+ndp_lib_expect_le "delay jump: at most one packet resent per expiry" "$rtos" "$rtx"
+ndp_lib_expect_ge "delay jump: the peer showed an expiry spurious (RtoSpurious)" \
+	1 "$(both "$s5" "$s6" RtoSpurious)"
+
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
