@@ -87,7 +87,7 @@ void ndp_peer_net_exit(struct ndp_net *nn)
 static struct ndp_peer_rtt *ndp_peer_slot(struct ndp_net *nn,
 					  const struct in6_addr *addr)
 {
-	u32 h = jhash2(addr->s6_addr32, 4, nn->peer_salt);
+	u32 h = jhash(addr, sizeof(*addr), nn->peer_salt);
 
 	return &nn->peers[h & (NDP_PEER_SLOTS - 1)];
 }
