@@ -480,7 +480,7 @@ struct ndp_dst_slot {
  * @st_rtx_nack: @st_rtx_timeout: @st_rtx_rts: DATA retransmissions by
  *	cause (pulled after a NACK, by the RTO, at once after a return to
  *	sender).
- * @st_rtos: RTO expiries that resent or probed.
+ * @st_rtos: RTO expiries that resent a packet presumed lost.
  * @st_rto_spurious: RTO expiries found spurious (the peer reported the
  *	packet the timer resent as a duplicate).
  * @st_acks_rcvd: @st_nacks_rcvd: @st_rts_rcvd: feedback on our DATA.

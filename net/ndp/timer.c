@@ -26,7 +26,10 @@
  *     re-armed.  After that much silence the pulls are presumed lost and
  *     one packet goes out as a probe (its arrival makes the peer pull
  *     again).  Resending the NACKed packets instead would push them,
- *     unscheduled, into the very queue that trimmed them.
+ *     unscheduled, into the very queue that trimmed them.  The probe is
+ *     counted in RtoProbes, not in Rtos: the silence may be a receiver
+ *     whose buffer is full (TCP's closed window), and TCP's persist
+ *     probes are not timeouts either.
  *
  * The timeout itself comes from RTT samples (rtt.c).  Each real expiry
  * doubles the wait (ndp_sock.backoff), up to net.ndp.rto_max_us, and the
@@ -165,16 +168,24 @@ static void ndp_rto_fire(struct timer_list *t)
 		ndp_abort(sk, &xmitq);
 		goto out;
 	}
-	NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
-	nsk->st_rtos++;
 	trace_ndp_rto(sk, nsk->snd_una, nsk->retries, ndp_rto_backed_off_us(sk),
 		      nsk->srtt_us8 >> 3, nsk->rttvar_us4 >> 2, nsk->backoff);
 	n = ndp_resend_unacked(sk, &xmitq, 1, now - rto_ns);
 	if (n) {
+		/* A packet presumed lost: a retransmission timeout proper. */
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
+		nsk->st_rtos++;
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_RTXTIMEOUT, n);
 		nsk->st_rtx_timeout += n;
 	} else {
-		/* Pulls were lost: probe with one packet. */
+		/*
+		 * Everything sent was reported on and the peer went quiet:
+		 * its pulls were lost, or it holds them back because its
+		 * receive buffer is full (a closed window, in TCP's words).
+		 * One packet probes, as TCP's persist timer does; it is not
+		 * counted as a timeout, but it backs off and counts towards
+		 * giving up like one.
+		 */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOPROBES);
 		nsk->credit = 1;
 		ndp_send_credit(sk, &xmitq);

@@ -116,7 +116,10 @@ struct ndp_info {
 	__u32	ndpi_rtx_rts;		/* resent at once after a return
 					 * to sender
 					 */
-	__u32	ndpi_rtos;		/* RTO expiries that resent or probed */
+	__u32	ndpi_rtos;		/* RTO expiries that resent a packet
+					 * presumed lost (probes for pulls
+					 * not counted)
+					 */
 	__u32	ndpi_acks_rcvd;		/* ACKs of our DATA received */
 	__u32	ndpi_nacks_rcvd;	/* NACKs of our DATA received */
 	__u32	ndpi_rts_rcvd;		/* our headers returned to sender */
