@@ -21,7 +21,7 @@ ndp_lib_require_cmd ndp_diag ndp_scale ndpctl setpriv
 ndp_lib_load_modules ndp
 ndp_lib_ns_new ns1 ns2 ns3 ns4 ns5 ns6 ns7 || ndp_lib_skip_all "cannot create a netns"
 
-ndp_lib_plan 79
+ndp_lib_plan 81
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -175,11 +175,11 @@ for fam in 4 6; do
 	ndp_lib_expect_eq "v$fam SIOCOUTQ/SIOCOUTQNSD 0 once acknowledged" "0 0 0" \
 		"$(v "$f" outq) $(v "$f" outqnsd) $(v "$f" server_outq)"
 	ndp_lib_expect_eq "v$fam SIOCINQ on a listener: EINVAL" EINVAL "$(v "$f" listen_inq_err)"
-	ndp_lib_expect_eq "v$fam NDP_INFO: full length and rcvq_bytes" "152 50000" \
+	ndp_lib_expect_eq "v$fam NDP_INFO: full length and rcvq_bytes" "176 50000" \
 		"$(v "$f" info_len) $(v "$f" info_rcvq_bytes)"
 	ndp_lib_expect_eq "v$fam NDP_INFO: short length gets the prefix" "8 1" \
 		"$(v "$f" short_len) $(v "$f" short_prefix_ok)"
-	ndp_lib_expect_eq "v$fam NDP_INFO: long and zero lengths" "152 0" \
+	ndp_lib_expect_eq "v$fam NDP_INFO: long and zero lengths" "176 0" \
 		"$(v "$f" long_len) $(v "$f" zero_len)"
 	ndp_lib_expect_eq "v$fam NDP_INFO errnos (len<0, bad buffer, bad option)" \
 		"EINVAL EFAULT ENOPROTOOPT" \
@@ -196,6 +196,13 @@ for fam in 4 6; do
 		"$(v "$f" client.data_sent) $(v "$f" server.data_rcvd) $(v "$f" client.acks_rcvd) $(v "$f" server.pulls_sent) $(v "$f" client.nacks_rcvd) $(v "$f" server.nacks_sent)"
 	ndp_lib_check "v$fam nonce visible to root" \
 		bash -c "[ '$(v "$f" client.nonce)' != 0 ] && [ '$(v "$f" client.nonce)' != '' ]"
+	# The sender's RTT estimate: samples taken, 0 < min <= srtt, and the
+	# timeout above the smoothed RTT.
+	ndp_lib_check "v$fam RTT estimate in NDP_INFO (samples, min_rtt <= srtt < rto)" \
+		awk -v n="$(v "$f" client.rtt_samples)" -v m="$(v "$f" client.min_rtt_us)" \
+			-v s="$(v "$f" client.srtt_us)" -v r="$(v "$f" client.rto_us)" \
+			'BEGIN { printf "samples %s min %s srtt %s rto %s\n", n, m, s, r
+				 exit !(n > 0 && m > 0 && m <= s && s < r) }'
 done
 
 ip netns exec "$ns4" setpriv --reuid 65534 --regid 65534 --clear-groups \

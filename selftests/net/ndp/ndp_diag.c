@@ -231,6 +231,9 @@ static const struct {
 	F(data_sent), F(rtx_nack), F(rtx_timeout), F(rtx_rts), F(rtos),
 	F(acks_rcvd), F(nacks_rcvd), F(rts_rcvd), F(pulls_rcvd),
 	F(data_rcvd), F(trims_rcvd), F(nacks_sent), F(pulls_sent),
+	F(push_window), F(peer_nsenders), F(nsenders), F(rttvar_us),
+	F(min_rtt_us), F(rtt_samples), F(rto_backoff), F(rto_spurious),
+	F(rtt_last_us),
 };
 
 static unsigned long long field(const struct ndp_info *info, int i)
@@ -239,6 +242,7 @@ static unsigned long long field(const struct ndp_info *info, int i)
 
 	switch (fields[i].size) {
 	case 1: return *(const unsigned char *)p;
+	case 2: return *(const unsigned short *)p;
 	case 4: return *(const unsigned int *)p;
 	default: return *(const unsigned long long *)p;
 	}
