@@ -55,8 +55,8 @@ enum ndp_pkt_type {
 #define NDP_F_FIN	0x0040	/* DATA: sender shut down writing after this */
 #define NDP_F_RTX	0x0080	/* DATA: a retransmission */
 #define NDP_F_PASSIVE	0x0100	/* DATA: from the responder; never opens */
-#define NDP_F_DUP	0x0200	/* ACK: the DATA it reports had arrived before */
-#define NDP_F_ALL	0x03ff	/* every defined flag */
+#define NDP_F_DUP	0x0400	/* ACK: the DATA it reports had arrived before */
+#define NDP_F_ALL	0x05ff	/* every defined flag */
 /* Flags a switch may change in flight; the header checksum is updated. */
 #define NDP_F_SWITCH	(NDP_F_TRIMMED | NDP_F_RTS)
 

@@ -28,8 +28,8 @@ local types = {
 
 local F_SYN, F_LAST, F_TRIMMED, F_RTS = 0x0001, 0x0002, 0x0004, 0x0008
 local F_UNSCHED, F_PULL, F_FIN, F_RTX = 0x0010, 0x0020, 0x0040, 0x0080
-local F_PASSIVE, F_DUP = 0x0100, 0x0200
-local F_DEFINED = 0x03ff
+local F_PASSIVE, F_DUP = 0x0100, 0x0400
+local F_DEFINED = 0x05ff
 local flag_names = {
 	{ F_SYN, "SYN" }, { F_LAST, "LAST" }, { F_TRIMMED, "TRIMMED" },
 	{ F_RTS, "RTS" }, { F_UNSCHED, "UNSCHED" }, { F_PULL, "PULL" },
