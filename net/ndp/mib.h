@@ -175,6 +175,7 @@ enum ndp_mib_field {
 	NDP_MIB_PMTURECUT,
 	NDP_MIB_RTOSPURIOUS,	/* RtoSpurious: the packet an expiry resent had arrived */
 	NDP_MIB_RTTCACHEHITS,	/* RttCacheHits: a connection's first RTO from the peer cache */
+	NDP_MIB_RTOLATE,	/* RtoLate: a late timer gave the receive path a tick */
 	NDP_MIB_MAX
 };
 

@@ -92,6 +92,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_PMTURECUT] = "PmtuRecut",
 	[NDP_MIB_RTOSPURIOUS] = "RtoSpurious",
 	[NDP_MIB_RTTCACHEHITS] = "RttCacheHits",
+	[NDP_MIB_RTOLATE] = "RtoLate",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -63,6 +63,8 @@ extern unsigned int ndp_ipproto;
 #define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
 /* Link speed assumed when neither link_rate_mbps nor ethtool tells one. */
 #define NDP_DEFAULT_RATE_MBPS	10000
+/* An RTO this many jiffies late waits one more tick for the receive path. */
+#define NDP_RTO_LATE_TICKS	2
 #define NDP_RTO_RETRIES		15	/* RTO expiries without news: give up */
 #define NDP_PULL_GAP_MAX	HZ	/* longest pull gap sampled, jiffies */
 #define NDP_PULL_GAPS_WAIT	4	/* pull gaps of silence: a pull is lost */
@@ -437,6 +439,7 @@ struct ndp_dst_slot {
  * @backoff: RTO expiries since the oldest packet in flight was last
  *	acknowledged; the timer waits @rto_us << @backoff (at most
  *	net.ndp.rto_max_us).
+ * @rto_late: the timer ran late and was given one more tick (timer.c).
  * @srtt_us8: smoothed RTT, microseconds times 8 (0: no sample yet).
  * @rttvar_us4: RTT variation, microseconds times 4.
  * @min_rtt: windowed minimum RTT, microseconds (NDP_MIN_RTT_WIN).
@@ -555,6 +558,7 @@ struct ndp_sock {
 	struct timer_list	rto_timer;
 	u32			rto_us;
 	u8			backoff;
+	bool			rto_late;
 	bool			rto_psn_valid;
 	u32			rto_psn;
 	u32			srtt_us8;

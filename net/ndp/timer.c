@@ -31,6 +31,10 @@
  *     whose buffer is full (TCP's closed window), and TCP's persist
  *     probes are not timeouts either.
  *
+ * A timer that runs NDP_RTO_LATE_TICKS or more late (a stalled CPU)
+ * waits one more tick before acting, so that ACKs queued meanwhile are
+ * processed first (RtoLate).
+ *
  * The timeout itself comes from RTT samples (rtt.c).  Each real expiry
  * doubles the wait (ndp_sock.backoff), up to net.ndp.rto_max_us, and the
  * backoff holds until the oldest packet in flight is acknowledged
@@ -138,6 +142,7 @@ static void ndp_rto_fire(struct timer_list *t)
 	if (ndp_oldest_unreported(nsk, &oldest)) {
 		if (now < oldest + rto_ns) {
 			/* All in flight went out less than a timeout ago. */
+			nsk->rto_late = false;
 			sk_reset_timer(sk, &nsk->rto_timer, jiffies +
 				       nsecs_to_jiffies(oldest + rto_ns - now) + 1);
 			goto out;
@@ -151,10 +156,25 @@ static void ndp_rto_fire(struct timer_list *t)
 				 rto));
 		if (time_before(jiffies, nsk->heard + wait)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOWAITPULL);
+			nsk->rto_late = false;
 			sk_reset_timer(sk, &nsk->rto_timer, nsk->heard + wait);
 			goto out;
 		}
 	}
+	/*
+	 * A timer that ran NDP_RTO_LATE_TICKS or more late means this CPU
+	 * was stalled (a softirq backlog, a descheduled vCPU): the peer's
+	 * ACKs may be waiting in the receive queues, which run after the
+	 * timers.  They get one tick before anything is presumed lost.
+	 */
+	if (!nsk->rto_late &&
+	    time_after_eq(jiffies, t->expires + NDP_RTO_LATE_TICKS)) {
+		nsk->rto_late = true;
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOLATE);
+		sk_reset_timer(sk, &nsk->rto_timer, jiffies + 1);
+		goto out;
+	}
+	nsk->rto_late = false;
 	if (++nsk->retries > NDP_RTO_RETRIES) {
 		/* An ICMP error said why, as TCP reports it (input.c). */
 		ndp_set_error(sk, READ_ONCE(sk->sk_err_soft) ? : ETIMEDOUT,
@@ -221,6 +241,7 @@ void ndp_rto_arm(struct sock *sk)
 	lockdep_assert_held(&nsk->lock);
 	if (nsk->dead)
 		return;
+	nsk->rto_late = false;
 	sk_reset_timer(sk, &nsk->rto_timer, jiffies + ndp_rto_timeout(sk));
 }
 
