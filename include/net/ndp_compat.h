@@ -10,7 +10,7 @@
  * names the release where the interface changed as far as it is known;
  * only the supported kernels are built and tested, so a boundary between
  * them can be off without anyone noticing: prefer a feature probe
- * (#ifdef of a macro, __has_include) where one exists.
+ * (#ifdef of a macro the change brought) where one exists.
  */
 #ifndef _NET_NDP_COMPAT_H
 #define _NET_NDP_COMPAT_H
@@ -297,12 +297,13 @@ static inline void ndp_compat_skb_drop(struct sock *sk, struct sk_buff *skb,
 
 /*
  * A qdisc's drop reasons are their own enum (QDISC_DROP_*, reported by the
- * qdisc:qdisc_drop event; skb:kfree_skb says QDISC_DROP) since
- * <net/dropreason-qdisc.h> exists (probed); 6.12 takes an skb drop reason;
- * 6.1 none.  NDP_QDISC_DROP_FULL: a queue at its limit.
+ * qdisc:qdisc_drop event; skb:kfree_skb says QDISC_DROP) where
+ * <net/sch_generic.h> brings <net/dropreason-qdisc.h> (probed by its
+ * DEFINE_QDISC_DROP_REASON); 6.12 takes an skb drop reason; 6.1 none.
+ * NDP_QDISC_DROP_FULL: a queue at its limit.
  */
 #include <net/sch_generic.h>
-#if __has_include(<net/dropreason-qdisc.h>)
+#ifdef DEFINE_QDISC_DROP_REASON
 #define NDP_QDISC_DROP_REASON	enum qdisc_drop_reason
 #define NDP_QDISC_DROP_FULL	QDISC_DROP_OVERLIMIT
 #else
