@@ -67,11 +67,14 @@ tools:
 
 # sparse through kbuild (C=2 checks every file, built or not).  Debian 12's
 # sparse 0.6.4 is older than the 6.12 headers and warns about some of them:
-# only reports about this project's files count.
+# only reports about this project's files count.  SPARSE=<path> picks
+# another sparse (7.x headers need a newer one: tools/vm/debian-kernel
+# --print names the one it built).
+SPARSE		?=
 sparse:
 	$(MAKE) -C $(KDIR) M=$(PROJECT) clean >/dev/null
 	$(MAKE) -C $(KDIR) M=$(PROJECT) C=2 CF="-D__CHECK_ENDIAN__" \
-		modules 2>&1 | tee .sparse.log
+		$(if $(SPARSE),CHECK=$(SPARSE)) modules 2>&1 | tee .sparse.log
 	@! grep -E '^$(PROJECT)/.*(warning|error):' .sparse.log
 
 # The genetlink policies and ops from Documentation/netlink/specs/ndp.yaml,

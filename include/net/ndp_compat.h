@@ -2,9 +2,15 @@
 /*
  * NDP: the one place where kernel-version differences are handled.
  *
- * Supported: Linux 6.1 (Debian 12's default) and 6.12 (Debian 12's LTS
- * backport).  Code elsewhere uses the helpers below and never tests
- * LINUX_VERSION_CODE itself.
+ * Supported (Documentation/networking/ndp.rst, "Supported kernels"):
+ * Linux 6.1 (Debian 12's default), 6.12 (Debian 12's LTS backport, Debian
+ * 13's default) and the newest kernel Debian ships, pinned in
+ * tools/vm/debian-kernel (7.3 from trixie-backports).  Code elsewhere uses
+ * the helpers below and never tests LINUX_VERSION_CODE itself.  A test
+ * names the release where the interface changed as far as it is known;
+ * only the supported kernels are built and tested, so a boundary between
+ * them can be off without anyone noticing: prefer a feature probe
+ * (#ifdef of a macro the change brought) where one exists.
  */
 #ifndef _NET_NDP_COMPAT_H
 #define _NET_NDP_COMPAT_H
@@ -271,7 +277,7 @@ static inline void ndp_compat_diag_owner(struct inet_diag_handler *h,
  * socket in the skb:kfree_skb event), qdisc_drop_reason() and
  * SKB_DROP_REASON_SOCKET_CLOSE; 6.1 has none of them, only
  * kfree_skb_reason(), qdisc_drop() (its caller reports QDISC_DROP) and
- * TCP_CLOSE for a closed socket.
+ * TCP_CLOSE for a closed socket.  The qdisc's reasons: below.
  */
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
 #define NDP_DROP_SOCKET_CLOSE	SKB_DROP_REASON_SOCKET_CLOSE
@@ -289,10 +295,25 @@ static inline void ndp_compat_skb_drop(struct sock *sk, struct sk_buff *skb,
 #endif
 }
 
+/*
+ * A qdisc's drop reasons are their own enum (QDISC_DROP_*, reported by the
+ * qdisc:qdisc_drop event; skb:kfree_skb says QDISC_DROP) where
+ * <net/sch_generic.h> brings <net/dropreason-qdisc.h> (probed by its
+ * DEFINE_QDISC_DROP_REASON); 6.12 takes an skb drop reason; 6.1 none.
+ * NDP_QDISC_DROP_FULL: a queue at its limit.
+ */
 #include <net/sch_generic.h>
+#ifdef DEFINE_QDISC_DROP_REASON
+#define NDP_QDISC_DROP_REASON	enum qdisc_drop_reason
+#define NDP_QDISC_DROP_FULL	QDISC_DROP_OVERLIMIT
+#else
+#define NDP_QDISC_DROP_REASON	enum skb_drop_reason
+#define NDP_QDISC_DROP_FULL	SKB_DROP_REASON_QDISC_DROP
+#endif
+
 static inline int ndp_compat_qdisc_drop(struct sk_buff *skb, struct Qdisc *sch,
 					struct sk_buff **to_free,
-					enum skb_drop_reason reason)
+					NDP_QDISC_DROP_REASON reason)
 {
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
 	return qdisc_drop_reason(skb, sch, to_free, reason);
@@ -300,5 +321,89 @@ static inline int ndp_compat_qdisc_drop(struct sk_buff *skb, struct Qdisc *sch,
 	return qdisc_drop(skb, sch, to_free);
 #endif
 }
+
+/*
+ * Symbols that not every supported kernel exports to modules are not
+ * used (tools/symbol-check lists the imports and checks them against
+ * each kernel's Module.symvers).  snmp_fold_field() is no longer
+ * exported in 7.x: the same sum over the possible CPUs, on every kernel.
+ */
+static inline unsigned long ndp_snmp_fold_field(void __percpu *mib, int offt)
+{
+	unsigned long res = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		res += *(((unsigned long *)per_cpu_ptr(mib, cpu)) + offt);
+	return res;
+}
+
+/*
+ * proto_ops.bind/connect take struct sockaddr_unsized since 6.19.  NDP
+ * implements ndp_connect() on struct sockaddr and plugs in
+ * ndp_compat_connect().
+ */
+int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
+		int flags);
+#if KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+static inline int ndp_compat_connect(struct socket *sock,
+				     struct sockaddr_unsized *uaddr,
+				     int addr_len, int flags)
+{
+	return ndp_connect(sock, (struct sockaddr *)uaddr, addr_len, flags);
+}
+#else
+#define ndp_compat_connect	ndp_connect
+#endif
+
+/* from_timer() became timer_container_of() in 6.16 (a macro: probed). */
+#ifndef timer_container_of
+#define timer_container_of(var, callback_timer, timer_fieldname)	\
+	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/* hrtimer_setup() replaced hrtimer_init() + ->function in 6.13. */
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+#include <linux/hrtimer.h>
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
+
+/*
+ * inet_diag_bc_sk() takes the dump's inet_diag_dump_data since 6.18 (it
+ * reads which conditions the bytecode has from it); before, the bytecode
+ * attribute itself.
+ */
+static inline int ndp_inet_diag_bc_sk(const struct inet_diag_dump_data *d,
+				      struct sock *sk)
+{
+#if KERNEL_VERSION(6, 18, 0) <= LINUX_VERSION_CODE
+	return inet_diag_bc_sk(d, sk);
+#else
+	return inet_diag_bc_sk(d->inet_diag_nla_bc, sk);
+#endif
+}
+
+/*
+ * UDP tunnel sockets: setup_udp_tunnel_sock() and
+ * udp_tunnel_sock_release() take the struct sock since 6.19; before, the
+ * struct socket.  Macros, so that only encap.c needs <net/udp_tunnel.h>.
+ */
+#if KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+#define ndp_setup_udp_tunnel_sock(net, sock, cfg)		\
+	setup_udp_tunnel_sock(net, (sock)->sk, cfg)
+#define ndp_udp_tunnel_sock_release(sock)			\
+	udp_tunnel_sock_release((sock)->sk)
+#else
+#define ndp_setup_udp_tunnel_sock(net, sock, cfg)		\
+	setup_udp_tunnel_sock(net, sock, cfg)
+#define ndp_udp_tunnel_sock_release(sock)			\
+	udp_tunnel_sock_release(sock)
+#endif
 
 #endif /* _NET_NDP_COMPAT_H */

@@ -351,7 +351,7 @@ static void ndp_dasr_free(struct ndp_net *nn, struct ndp_dasr_peer *p)
  */
 static void ndp_dasr_gc(struct timer_list *t)
 {
-	struct ndp_net *nn = from_timer(nn, t, dasr_timer);
+	struct ndp_net *nn = timer_container_of(nn, t, dasr_timer);
 	unsigned long idle = ndp_dasr_idle(nn), now = jiffies;
 	struct ndp_dasr_peer *p, *tmp;
 	u32 n;

@@ -111,7 +111,7 @@ static int ndp_diag_fill(struct sock *sk, struct sk_buff *skb,
 		struct inet_diag_meminfo minfo = {
 			.idiag_rmem = sk_rmem_alloc_get(sk),
 			.idiag_wmem = READ_ONCE(sk->sk_wmem_queued),
-			.idiag_fmem = sk_forward_alloc_get(sk),
+			.idiag_fmem = READ_ONCE(sk->sk_forward_alloc),
 			.idiag_tmem = sk_wmem_alloc_get(sk),
 		};
 
@@ -143,7 +143,7 @@ errout:
 
 static bool ndp_diag_selected(struct sock *sk,
 			      const struct inet_diag_req_v2 *r,
-			      const struct nlattr *bc)
+			      const struct inet_diag_dump_data *bc)
 {
 	const struct inet_sock *inet = inet_sk(sk);
 
@@ -155,7 +155,7 @@ static bool ndp_diag_selected(struct sock *sk,
 		return false;
 	if (r->id.idiag_dport && r->id.idiag_dport != inet->inet_dport)
 		return false;
-	return inet_diag_bc_sk(bc, sk);
+	return ndp_inet_diag_bc_sk(bc, sk);
 }
 
 /* The parts of a time-wait socket that inet_diag reads, from a record. */
@@ -211,7 +211,8 @@ static int ndp_diag_tw_fill(struct sock *sk, unsigned long expires,
  */
 static void ndp_diag_dump_tw(struct sk_buff *skb, struct netlink_callback *cb,
 			     const struct inet_diag_req_v2 *r,
-			     const struct nlattr *bc, struct ndp_net *nn)
+			     const struct inet_diag_dump_data *bc,
+			     struct ndp_net *nn)
 {
 	size_t msg = nlmsg_total_size(sizeof(struct inet_diag_msg));
 	struct ndp_tw_diag small[NDP_DIAG_TW_BATCH], *batch;
@@ -242,7 +243,7 @@ static void ndp_diag_dump_tw(struct sk_buff *skb, struct netlink_callback *cb,
 			if (r->id.idiag_dport && r->id.idiag_dport != d->fl.rport)
 				continue;
 			ndp_diag_tw_sock(&tw, d);
-			if (!inet_diag_bc_sk(bc, (struct sock *)&tw))
+			if (!ndp_inet_diag_bc_sk(bc, (struct sock *)&tw))
 				continue;
 			if (ndp_diag_tw_fill((struct sock *)&tw, d->expires,
 					     skb, cb)) {
@@ -263,8 +264,7 @@ static void ndp_diag_dump(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	bool net_admin = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
 	struct ndp_net *nn = ndp_pernet(sock_net(cb->skb->sk));
-	struct inet_diag_dump_data *cb_data = cb->data;
-	struct nlattr *bc = cb_data->inet_diag_nla_bc;
+	const struct inet_diag_dump_data *bc = cb->data;
 	struct sock *batch[NDP_DIAG_BATCH];
 	unsigned long pos;
 	int n, k, err;

@@ -177,7 +177,7 @@ static int ndp_encap_sock_open(struct net *net, u16 port, bool v6,
 		return err;
 	if (!v6)	/* FRAG_NEEDED is ndp_err()'s to believe */
 		ip_sock_set_mtu_discover(sock->sk, IP_PMTUDISC_OMIT);
-	setup_udp_tunnel_sock(net, sock, &tcfg);
+	ndp_setup_udp_tunnel_sock(net, sock, &tcfg);
 	*sockp = sock;
 	return 0;
 }
@@ -185,7 +185,7 @@ static int ndp_encap_sock_open(struct net *net, u16 port, bool v6,
 static void ndp_encap_sock_close(struct socket *sock)
 {
 	if (sock)
-		udp_tunnel_sock_release(sock);
+		ndp_udp_tunnel_sock_release(sock);
 }
 
 /**

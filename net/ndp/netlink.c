@@ -494,7 +494,7 @@ int ndp_nl_counters_get_doit(struct sk_buff *skb, struct genl_info *info)
 		if (!nest ||
 		    nla_put_string(msg, NDP_A_COUNTER_NAME, ndp_mib_names[i]) ||
 		    nla_put_u64_64bit(msg, NDP_A_COUNTER_VALUE,
-				      snmp_fold_field(nn->mib, i),
+				      ndp_snmp_fold_field(nn->mib, i),
 				      NDP_A_COUNTER_PAD))
 			goto err_free;
 		nla_nest_end(msg, nest);

@@ -239,7 +239,7 @@ again:
 		p->id = i + 1;
 		p->family = nsk->flow.family;
 		p->dst = nsk->flow.raddr;
-		p->dst_plen = 128;
+		p->dst_plen = p->family == AF_INET ? 32 : 128;
 		p->flowlabel = label;
 		p->encap_sport = sport;
 		p->decay_stamp = jiffies;

@@ -104,7 +104,7 @@ static int ndp_stat_seq_show(struct seq_file *seq, void *v)
 	BUILD_BUG_ON(ARRAY_SIZE(ndp_mib_names) != NDP_MIB_MAX);
 	for (i = 1; i < NDP_MIB_MAX; i++)
 		seq_printf(seq, "%s %lu\n", ndp_mib_names[i],
-			   snmp_fold_field(nn->mib, i));
+			   ndp_snmp_fold_field(nn->mib, i));
 	return 0;
 }
 

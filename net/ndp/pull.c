@@ -374,8 +374,8 @@ struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex)
 	spin_lock_init(&new->lock);
 	for (i = 0; i < NDP_PULL_BANDS; i++)
 		INIT_LIST_HEAD(&new->bands[i]);
-	hrtimer_init(&new->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	new->timer.function = ndp_pullq_timer;
+	hrtimer_setup(&new->timer, ndp_pullq_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_SOFT);
 	INIT_WORK(&new->rate_work, ndp_pullq_rate_work);
 	new->mtu = ETH_DATA_LEN;
 	rcu_read_lock();

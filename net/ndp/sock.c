@@ -804,8 +804,8 @@ static int ndp_connect_v6(struct sock *sk, struct sockaddr *uaddr,
 	return 0;
 }
 
-static int ndp_connect(struct socket *sock, struct sockaddr *uaddr,
-		       int addr_len, int flags)
+int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
+		int flags)
 {
 	struct sock *sk = sock->sk;
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -1252,7 +1252,7 @@ const struct proto_ops ndp_inet_ops = {
 	.owner		= THIS_MODULE,
 	.release	= inet_release,
 	.bind		= inet_bind,
-	.connect	= ndp_connect,
+	.connect	= ndp_compat_connect,
 	.socketpair	= sock_no_socketpair,
 	.accept		= ndp_compat_accept,
 	.getname	= inet_getname,
@@ -1272,7 +1272,7 @@ const struct proto_ops ndp_inet6_ops = {
 	.owner		= THIS_MODULE,
 	.release	= inet6_release,
 	.bind		= inet6_bind,
-	.connect	= ndp_connect,
+	.connect	= ndp_compat_connect,
 	.socketpair	= sock_no_socketpair,
 	.accept		= ndp_compat_accept,
 	.getname	= inet6_getname,

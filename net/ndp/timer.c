@@ -115,7 +115,7 @@ static void ndp_embryonic_expire(struct sock *lsk, struct list_head *expired)
 
 static void ndp_rto_fire(struct timer_list *t)
 {
-	struct ndp_sock *nsk = from_timer(nsk, t, rto_timer);
+	struct ndp_sock *nsk = timer_container_of(nsk, t, rto_timer);
 	struct sock *sk = (struct sock *)nsk;
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *child, *tmp;

@@ -92,7 +92,7 @@ static void ndp_tw_free(struct ndp_net *nn, struct ndp_tw *tw)
 
 static void ndp_tw_reap(struct timer_list *t)
 {
-	struct ndp_net *nn = from_timer(nn, t, twr_timer);
+	struct ndp_net *nn = timer_container_of(nn, t, twr_timer);
 	struct ndp_tw *tw, *tmp;
 
 	spin_lock_bh(&nn->twr_lock);

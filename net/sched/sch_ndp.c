@@ -862,7 +862,7 @@ static int ndp_sch_hdr_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 	trace_sch_ndp_drop(sch, skb, ndp_sch_hdr(skb), qdisc_pkt_len(skb), SCH_NDP_DROP_HDR_FULL);
 	q->stats.hdr_drops++;
 	return ndp_compat_qdisc_drop(skb, sch, to_free,
-				     SKB_DROP_REASON_QDISC_DROP);
+				     NDP_QDISC_DROP_FULL);
 }
 
 /*
@@ -1350,7 +1350,7 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 				   SCH_NDP_DROP_TRIM_FAIL);
 		q->stats.data_drops++;
 		ret = ndp_compat_qdisc_drop(victim, sch, to_free,
-					    SKB_DROP_REASON_QDISC_DROP);
+					    NDP_QDISC_DROP_FULL);
 	} else {
 		new_len = qdisc_pkt_len(victim);
 		trace_sch_ndp_trim(sch, victim, ndp_sch_hdr(victim), old_len, SCH_NDP_NOT_DROPPED);
@@ -1411,7 +1411,7 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		q->stats.other_drops++;
 		trace_sch_ndp_drop(sch, skb, NULL, qdisc_pkt_len(skb), SCH_NDP_DROP_OTHER_FULL);
 		return ndp_compat_qdisc_drop(skb, sch, to_free,
-					     SKB_DROP_REASON_QDISC_DROP);
+					     NDP_QDISC_DROP_FULL);
 	}
 	ndp_sch_q_add(sch, &q->oq, skb);
 	return NET_XMIT_SUCCESS;
