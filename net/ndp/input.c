@@ -739,6 +739,37 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 }
 
 /*
+ * A CHALLENGE (admit.c): the peer created nothing for our first-window
+ * packet @psn and asks for it again with its cookie echoed.  Taken only by
+ * the opener, before it heard from the peer, about a packet of ours in
+ * flight (a psn only our packets tell, so an off-path sender cannot make
+ * us resend).  Every SYN packet sent from now on echoes the newest cookie;
+ * this one is resent at once, once per challenge, so nothing is lost.
+ */
+static enum skb_drop_reason ndp_rcv_challenge(struct sock *sk,
+					      const struct ndphdr *nh,
+					      struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 psn = ntohl(nh->psn);
+	struct sk_buff *skb;
+
+	skb = ndp_sndq_find(nsk, psn);
+	if (nsk->passive || nsk->peer_synced || !skb ||
+	    !(NDP_SKB_CB(skb)->flags & NDP_F_SYN) ||
+	    !NDP_SKB_CB(skb)->sent) {
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_INBADCHALLENGES);
+		return SKB_DROP_REASON_INVALID_PROTO;
+	}
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_INCHALLENGES);
+	nsk->echo_cookie = ntohl(nh->pull);
+	nsk->echo_ok = true;
+	if (ndp_rcv_nack(sk, psn, U8_MAX, false))
+		ndp_resend_now(sk, skb, xmitq);
+	return NDP_SKB_CONSUMED;
+}
+
+/*
  * Process @skb on connection @sk, lock held.  @opened: @skb is the packet
  * that just created @sk (ndp_passive_open() counted it for
  * anti-amplification).  @ab: @skb is part of a GRO batch, its ACK is
@@ -794,6 +825,9 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 	case NDP_PKT_NACK:
 	case NDP_PKT_PULL:
 		ndp_rcv_feedback(sk, &hdr, xmitq);
+		break;
+	case NDP_PKT_CHALLENGE:
+		reason = ndp_rcv_challenge(sk, &hdr, xmitq);
 		break;
 	case NDP_PKT_RST:
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
@@ -868,12 +902,15 @@ static void ndp_child_memcg(struct sock *sk, const struct sock *lsk)
 
 /*
  * Create the connection a first-window packet asks for, as a clone of the
- * listener.  Returns the child with a reference, or NULL (packet refused:
- * the caller drops it; the sender's RTO will try again).  *@created is
- * false when another packet of the window created the connection first.
+ * listener, if admit.c lets it (@proven: the packet echoed a valid
+ * cookie).  Returns the child with a reference, or NULL (packet refused:
+ * the caller drops it, after a challenge if *@challenge; the sender tries
+ * again).  *@created is false when another packet of the window created
+ * the connection first.
  */
 static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
-				     const struct ndp_flow *fl, bool *created)
+				     const struct ndp_flow *fl, bool proven,
+				     bool *created, bool *challenge)
 {
 	const struct ndphdr *nh = ndp_hdr(skb);
 	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
@@ -883,6 +920,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	u32 mtu;
 
 	*created = false;
+	*challenge = false;
 	spin_lock_bh(&lnsk->lock);
 	/* Another packet of the same window may have won the race. */
 	sk = ndp_conn_lookup(sock_net(lsk), fl);
@@ -890,12 +928,13 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		goto out;
 	if (lsk->sk_state != TCP_LISTEN || lnsk->dead)
 		goto out;
-	if (sk_acceptq_is_full(lsk)) {
-		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LISTENOVERFLOWS);
+	switch (ndp_admit_check(lsk, proven)) {
+	case NDP_ADMIT_OPEN:
+		break;
+	case NDP_ADMIT_CHALLENGE:
+		*challenge = true;
 		goto out;
-	}
-	if (atomic_read(&nn->embryonic) >= READ_ONCE(nn->max_embryonic)) {
-		NDP_INC_STATS(sock_net(lsk), NDP_MIB_EMBRYONICDROPS);
+	case NDP_ADMIT_DROP:
 		goto out;
 	}
 
@@ -977,7 +1016,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	ndp_conn_hash_any(sk);
 	list_add_tail(&cnsk->accept_q, &lnsk->accept_q);
 	sk_acceptq_added(lsk);
-	atomic_inc(&nn->embryonic);
+	ndp_admit_queued(lsk, cnsk, proven);
 	ndp_embryonic_arm(lsk, cnsk->born);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
 	*created = true;
@@ -1073,6 +1112,14 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		reason = SKB_DROP_REASON_NO_SOCKET;
 		goto drop;
 	}
+	/* An echoed cookie rides on the opener's first-window DATA only. */
+	if ((flags & NDP_F_ECHO) &&
+	    (nh->type != NDP_PKT_DATA || (flags & NDP_F_PASSIVE) ||
+	     !(flags & NDP_F_SYN))) {
+		NDP_INC_STATS(net, NDP_MIB_INERRS);
+		reason = SKB_DROP_REASON_INVALID_PROTO;
+		goto drop;
+	}
 	if (nh->type == NDP_PKT_DATA && !ndp_data_is_valid(skb, nh)) {
 		if (ntohs(nh->paylen) != skb->len - nh->doff * 4) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
@@ -1104,6 +1151,8 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
 	    !(flags & NDP_F_PASSIVE)) {
+		bool proven = false, challenge;
+
 		if (!fl->nonce || !ndp_peer_is_unicast(net, fl)) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
 			reason = SKB_DROP_REASON_INVALID_PROTO;
@@ -1113,10 +1162,23 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		if (lsk) {
 			sk = NULL;
 			reason = ndp_sk_accepts(lsk, skb);
+			if (!reason && (flags & NDP_F_ECHO)) {
+				/* A stale or forged cookie proves nothing. */
+				proven = ndp_admit_echo_ok(net, fl,
+							   ntohl(nh->pull));
+				if (!proven)
+					NDP_INC_STATS(net,
+						      NDP_MIB_ADMITBADECHOES);
+			}
 			if (!reason) {
-				sk = ndp_passive_open(lsk, skb, fl, &opened);
-				/* NULL: backlog or max_embryonic, or memory */
+				sk = ndp_passive_open(lsk, skb, fl, proven,
+						      &opened, &challenge);
+				/* NULL: pressure, backlog or memory */
 				reason = SKB_DROP_REASON_SOCKET_BACKLOG;
+				if (!sk && challenge) {
+					ndp_admit_challenge(net, skb, fl);
+					reason = NDP_SKB_CONSUMED;
+				}
 			}
 			sock_put(lsk);
 			if (sk)

@@ -55,8 +55,8 @@ enum ndp_mib_field {
 	NDP_MIB_INDUPS,		/* InDups: duplicate DATA received */
 	NDP_MIB_PASSIVEOPENS,	/* PassiveOpens: created by a first window */
 	NDP_MIB_ACTIVEOPENS,	/* ActiveOpens: connections opened by connect */
-	/* EmbryonicDrops: first windows refused, net.ndp.max_embryonic
-	 * reached in the namespace
+	/* EmbryonicDrops: first windows refused, no memory to create the
+	 * connection
 	 */
 	NDP_MIB_EMBRYONICDROPS,
 	NDP_MIB_RCVQDROPS,	/* RcvQDrops: DATA dropped, receive memory full */
@@ -173,6 +173,22 @@ enum ndp_mib_field {
 	 * PMTU event
 	 */
 	NDP_MIB_PMTURECUT,
+	/* AdmitChallenges: first windows answered by a CHALLENGE, no state */
+	NDP_MIB_ADMITCHALLENGES,
+	/* AdmitListenerFull: of those, the listener's budget of unproven
+	 * connections was used up
+	 */
+	NDP_MIB_ADMITLISTENERFULL,
+	/* AdmitNetnsFull: of those, net.ndp.max_embryonic was reached */
+	NDP_MIB_ADMITNETNSFULL,
+	/* AdmitEchoes: connections created by a valid echoed cookie */
+	NDP_MIB_ADMITECHOES,
+	/* AdmitBadEchoes: echoed cookies refused (forged or expired) */
+	NDP_MIB_ADMITBADECHOES,
+	/* InChallenges: CHALLENGEs taken by an opener (packet resent) */
+	NDP_MIB_INCHALLENGES,
+	/* InBadChallenges: CHALLENGEs ignored (not about our first window) */
+	NDP_MIB_INBADCHALLENGES,
 	NDP_MIB_MAX
 };
 

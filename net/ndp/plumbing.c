@@ -403,6 +403,7 @@ static int __net_init ndp_net_init(struct net *net)
 
 	nn->net = net;
 	atomic_set(&nn->embryonic, 0);
+	ndp_admit_net_init(nn);
 	atomic_set(&nn->orphans, 0);
 	err = ndp_hash_net_init(nn);
 	if (err)

@@ -90,6 +90,13 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_INGROPKTS] = "InGroPkts",
 	[NDP_MIB_OUTACKSPANS] = "OutAckSpans",
 	[NDP_MIB_PMTURECUT] = "PmtuRecut",
+	[NDP_MIB_ADMITCHALLENGES] = "AdmitChallenges",
+	[NDP_MIB_ADMITLISTENERFULL] = "AdmitListenerFull",
+	[NDP_MIB_ADMITNETNSFULL] = "AdmitNetnsFull",
+	[NDP_MIB_ADMITECHOES] = "AdmitEchoes",
+	[NDP_MIB_ADMITBADECHOES] = "AdmitBadEchoes",
+	[NDP_MIB_INCHALLENGES] = "InChallenges",
+	[NDP_MIB_INBADCHALLENGES] = "InBadChallenges",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)
