@@ -10,7 +10,7 @@
  *   - Budgets.  A connection a first window created is "unproven" while it
  *     waits on the accept queue: nothing the peer sent shows that it
  *     receives what is sent to its address.  Each listener may hold at
- *     most min(backlog, net.ndp.max_embryonic_listener) of them, the
+ *     most min(backlog, net.ndp.max_listen_embryonic) of them, the
  *     namespace net.ndp.max_embryonic (the memory bound: each holds a first
  *     window).  A flood at one listener uses up that listener's budget and
  *     leaves the others alone; TCP bounds its SYN queue per listener the
@@ -140,7 +140,7 @@ bool ndp_admit_echo_ok(struct net *net, const struct ndp_flow *fl, u32 cookie)
 /* A listener's budget of unproven connections (at least one). */
 static u32 ndp_admit_budget(const struct sock *lsk)
 {
-	u32 max = READ_ONCE(ndp_pernet(sock_net(lsk))->max_embryonic_listener);
+	u32 max = READ_ONCE(ndp_pernet(sock_net(lsk))->max_listen_embryonic);
 
 	return max_t(u32, min_t(u32, READ_ONCE(lsk->sk_max_ack_backlog), max),
 		     1);

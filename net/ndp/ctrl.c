@@ -57,7 +57,7 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	 * The timeout is TCP's SYN-RECV lifetime (tcp_synack_retries 5).
 	 */
 	nn->max_embryonic = 1024;
-	nn->max_embryonic_listener = 128;
+	nn->max_listen_embryonic = 128;
 	nn->embryonic_timeout_ms = 60 * MSEC_PER_SEC;
 	nn->amp_factor = 3;
 	nn->max_orphans = 65536;
@@ -123,7 +123,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),
 	NDP_SYSCTL("max_tw_buckets", max_tw_buckets, SYSCTL_ONE, &ndp_tw_buckets_max),
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
-	NDP_SYSCTL("max_embryonic_listener", max_embryonic_listener, &ndp_emb_min, &ndp_emb_max),
+	NDP_SYSCTL("max_listen_embryonic", max_listen_embryonic, &ndp_emb_min, &ndp_emb_max),
 	NDP_SYSCTL("embryonic_timeout_ms", embryonic_timeout_ms, SYSCTL_ZERO, &ndp_emb_tmo_max),
 	NDP_SYSCTL("amp_factor", amp_factor, SYSCTL_ZERO, &ndp_amp_max),
 	NDP_SYSCTL("max_orphans", max_orphans, SYSCTL_ZERO, &ndp_orphans_max),

@@ -117,7 +117,7 @@ struct ndp_admit_keys {
  * @max_embryonic: connections created by unproven first windows and not
  *	yet accepted, per namespace (admit.c: beyond it, first windows are
  *	challenged).
- * @max_embryonic_listener: the same, per listener (at most its backlog).
+ * @max_listen_embryonic: the same, per listener (at most its backlog).
  * @embryonic_timeout_ms: a connection created by a first window and not
  *	accepted within this time is reset (0: never).
  * @amp_factor: a passive connection sends at most this many times the
@@ -193,7 +193,7 @@ struct ndp_net {
 	u32			time_wait_ms;
 	u32			max_tw_buckets;
 	u32			max_embryonic;
-	u32			max_embryonic_listener;
+	u32			max_listen_embryonic;
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;
 	u32			ctrl_dscp;
