@@ -196,9 +196,10 @@ bad0=$(ndp_lib_stat "$ns_rx" AdmitBadEchoes)
 echo0=$(ndp_lib_stat "$ns_rx" AdmitEchoes)
 pg "$ns_h2" 7001 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
 stat_wait "$ns_rx" AdmitEchoes $((echo0 + 1)) 30
-# A forged cookie; the real cookie from another (spoofed) address.
+# A forged cookie; the real cookie from another (spoofed) address of the
+# client's subnet (the attacker's link is saturated by the flood).
 pg "$ns_h2" 7003 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
-pg "$ns_h1" 7001 10.9.7.7 "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
+pg "$ns_h2" 7001 10.0.2.7 "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
 bad_wait $((bad0 + 2))
 b1=$(xfer_stats "$ns_rx")
 xfer_expect_delta "the echoed cookie created the connection" \
