@@ -37,22 +37,85 @@
  * is 32 bits of MAC: forging one takes 2^31 guesses on average per
  * connection, more than TCP's SYN cookies (24 bits of MAC) ask.
  *
- * Not done yet: address-validation tokens for zero RTT under pressure
- * (issue 22, part 2, item 3).
+ *   - Tokens.  Once the peer of a passive connection has proven its
+ *     address (a valid echo, or feedback on our psns), the server sends
+ *     it a TOKEN (once per connection): a MAC over both addresses and a
+ *     time slot of net.ndp.token_lifetime_s, under a second per-namespace
+ *     key per slot.  The opener keeps the newest token per server address
+ *     in a per-namespace cache of NDP_ADMIT_TOKENS_MAX entries (the least
+ *     recently stored evicted) and presents it (NDP_F_TOKEN) in the first
+ *     windows of later connections to that address: a valid token admits
+ *     at once, whatever the budgets, zero RTT kept.  A token verifies for
+ *     one to two lifetimes, only for the client address it was given to
+ *     (any port, any nonce: the nonce and time-wait rules still refuse a
+ *     replayed first window), and only at the server address that gave
+ *     it.  An invalid token is handled as a first window without one.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
 
+#include <linux/hash.h>
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/random.h>
 #include <linux/siphash.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 
 #include "protocol.h"
 
 /* Length of a key's time slot; a cookie lives one to two slots. */
 #define NDP_ADMIT_SLOT_SECS	8
+
+/*
+ * Tokens an opener keeps, per namespace: one per server address, about
+ * 80 bytes each, so at most some 330 KB however many servers a host
+ * talks to.
+ */
+#define NDP_ADMIT_TOKENS_MAX	4096
+#define NDP_ADMIT_TOKEN_BITS	8
+
+/* What a token covers (the ports and nonce are not bound). */
+struct ndp_admit_tmsg {
+	struct in6_addr	saddr;		/* the server's */
+	struct in6_addr	caddr;		/* the client's */
+	u32		slot;
+	u32		family;
+} __aligned(SIPHASH_ALIGNMENT);
+
+/**
+ * struct ndp_admit_token - a token an opener keeps for a server address
+ * @node: in &ndp_admit_cache.ht.
+ * @lru: in &ndp_admit_cache.lru, the least recently stored first.
+ * @addr: the server's address (v4-mapped for IPv4).
+ * @family: its family.
+ * @token: the token.
+ */
+struct ndp_admit_token {
+	struct hlist_node	node;
+	struct list_head	lru;
+	struct in6_addr		addr;
+	u16			family;
+	u32			token;
+};
+
+/**
+ * struct ndp_admit_cache - an opener's tokens, per namespace
+ * @lock: serialises everything below.
+ * @ht: entries by server address.
+ * @lru: the same entries, the least recently stored first.
+ * @count: entries.
+ * @seed: hash seed (chosen at random).
+ */
+struct ndp_admit_cache {
+	spinlock_t		lock;	/* everything below */
+	struct hlist_head	ht[1 << NDP_ADMIT_TOKEN_BITS];
+	struct list_head	lru;
+	u32			count;
+	u32			seed;
+};
 
 /* What the cookie covers; zeroed first, so padding is constant. */
 struct ndp_admit_msg {
@@ -65,11 +128,42 @@ struct ndp_admit_msg {
 	u32		family;
 } __aligned(SIPHASH_ALIGNMENT);
 
-void ndp_admit_net_init(struct ndp_net *nn)
+static void ndp_admit_keys_init(struct ndp_admit_keys *k)
 {
-	spin_lock_init(&nn->admit.lock);
-	nn->admit.slot[0] = U32_MAX;
-	nn->admit.slot[1] = U32_MAX;
+	spin_lock_init(&k->lock);
+	k->slot[0] = U32_MAX;
+	k->slot[1] = U32_MAX;
+}
+
+int ndp_admit_net_init(struct ndp_net *nn)
+{
+	struct ndp_admit_cache *c;
+	unsigned int i;
+
+	ndp_admit_keys_init(&nn->admit);
+	ndp_admit_keys_init(&nn->admit_tok);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	spin_lock_init(&c->lock);
+	for (i = 0; i < ARRAY_SIZE(c->ht); i++)
+		INIT_HLIST_HEAD(&c->ht[i]);
+	INIT_LIST_HEAD(&c->lru);
+	c->seed = get_random_u32();
+	nn->admit_cache = c;
+	return 0;
+}
+
+/* The namespace is going: no packet can reach the cache any more. */
+void ndp_admit_net_exit(struct ndp_net *nn)
+{
+	struct ndp_admit_cache *c = nn->admit_cache;
+	struct ndp_admit_token *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, &c->lru, lru)
+		kfree(t);
+	kfree(c);
+	nn->admit_cache = NULL;
 }
 
 static u32 ndp_admit_slot(void)
@@ -149,14 +243,15 @@ static u32 ndp_admit_budget(const struct sock *lsk)
 /**
  * ndp_admit_check() - may a first window create a connection of @lsk?
  * @lsk: the listener; its lock held.
- * @proven: the packet echoed a valid cookie.
+ * @proof: NDP_F_ECHO or NDP_F_TOKEN: the packet carried a valid cookie or
+ *	token; 0: it proves nothing.
  *
  * Returns NDP_ADMIT_OPEN (create it), NDP_ADMIT_CHALLENGE (a budget is
  * used up: answer with a challenge, create nothing) or NDP_ADMIT_DROP
  * (the accept queue is full of proven connections: the application does
  * not keep up; the sender retries).  Counts the outcome.
  */
-enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, bool proven)
+enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, u16 proof)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
 	struct ndp_sock *lnsk = ndp_sk(lsk);
@@ -167,7 +262,7 @@ enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, bool proven)
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LISTENOVERFLOWS);
 		return NDP_ADMIT_DROP;
 	}
-	if (proven)
+	if (proof)
 		return NDP_ADMIT_OPEN;
 	if (lnsk->unproven >= ndp_admit_budget(lsk)) {
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_ADMITLISTENERFULL);
@@ -180,16 +275,22 @@ enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, bool proven)
 	return NDP_ADMIT_OPEN;
 }
 
-/* @child, created by a first window, joins @lsk's accept queue. */
-void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, bool proven)
+/*
+ * @child, created by a first window, joins @lsk's accept queue; @proof as
+ * for ndp_admit_check().
+ */
+void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, u16 proof)
 {
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
 	lockdep_assert_held(&lnsk->lock);
-	if (proven) {
-		/* It echoed our cookie: it receives what we send it. */
-		child->addr_ok = true;
-		NDP_INC_STATS(sock_net(lsk), NDP_MIB_ADMITECHOES);
+	if (proof) {
+		/* It echoed our cookie or showed our token: it receives
+		 * what we send to its address.
+		 */
+		child->addr_ok = true;	/* a (fresh) token follows */
+		NDP_INC_STATS(sock_net(lsk), proof == NDP_F_ECHO ?
+			      NDP_MIB_ADMITECHOES : NDP_MIB_ADMITTOKENS);
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_ADDRVALIDATED);
 		return;
 	}
@@ -230,4 +331,176 @@ void ndp_admit_challenge(struct net *net, const struct sk_buff *skb,
 			   ndp_admit_mac(&key, fl, slot));
 	NDP_INC_STATS(net, NDP_MIB_ADMITCHALLENGES);
 	memzero_explicit(&key, sizeof(key));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tokens.                                                                */
+
+static u32 ndp_admit_tslot(struct net *net)
+{
+	u32 secs = READ_ONCE(ndp_pernet(net)->token_lifetime_s);
+
+	return (u32)div_u64(get_jiffies_64(), (u64)max(secs, 1U) * HZ);
+}
+
+/* @saddr: the server's address, @caddr the client's. */
+static u32 ndp_admit_tmac(const siphash_key_t *key, const struct in6_addr *saddr,
+			  const struct in6_addr *caddr, u16 family, u32 slot)
+{
+	struct ndp_admit_tmsg m;
+
+	memset(&m, 0, sizeof(m));
+	m.saddr = *saddr;
+	m.caddr = *caddr;
+	m.slot = slot;
+	m.family = family;
+	return (u32)siphash(&m, sizeof(m), key);
+}
+
+/*
+ * Whether @token, presented by a first-window packet of @fl (local =
+ * destination = the server), is one this namespace gave to that client
+ * address in the current or the previous token slot.
+ */
+bool ndp_admit_token_ok(struct net *net, const struct ndp_flow *fl, u32 token)
+{
+	struct ndp_admit_keys *k = &ndp_pernet(net)->admit_tok;
+	u32 slot = ndp_admit_tslot(net);
+	siphash_key_t key;
+
+	if (ndp_admit_key(k, slot, false, &key) &&
+	    ndp_admit_tmac(&key, &fl->laddr, &fl->raddr, fl->family,
+			   slot) == token)
+		return true;
+	return ndp_admit_key(k, slot - 1, false, &key) &&
+	       ndp_admit_tmac(&key, &fl->laddr, &fl->raddr, fl->family,
+			      slot - 1) == token;
+}
+
+/*
+ * Passive connection @sk whose peer proved its address: queue its TOKEN
+ * on @xmitq, once.  Lock of @sk held.
+ */
+void ndp_admit_send_token(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct net *net = sock_net(sk);
+	u32 slot = ndp_admit_tslot(net);
+	struct sk_buff *skb;
+	siphash_key_t key;
+
+	lockdep_assert_held(&nsk->lock);
+	nsk->token_sent = true;
+	skb = ndp_ctrl_skb(sk, NDP_PKT_TOKEN, 0, 0);
+	if (!skb)
+		return;
+	ndp_admit_key(&ndp_pernet(net)->admit_tok, slot, true, &key);
+	ndp_hdr(skb)->pull = htonl(ndp_admit_tmac(&key, &nsk->flow.laddr,
+						  &nsk->flow.raddr,
+						  nsk->flow.family, slot));
+	memzero_explicit(&key, sizeof(key));
+	__skb_queue_tail(xmitq, skb);
+	NDP_INC_STATS(net, NDP_MIB_OUTTOKENS);
+}
+
+static struct hlist_head *ndp_admit_bucket(struct ndp_admit_cache *c,
+					   const struct in6_addr *addr)
+{
+	u32 h = jhash2(addr->s6_addr32, 4, c->seed);
+
+	return &c->ht[hash_32(h, NDP_ADMIT_TOKEN_BITS)];
+}
+
+static struct ndp_admit_token *
+ndp_admit_find(struct ndp_admit_cache *c, const struct in6_addr *addr,
+	       u16 family)
+{
+	struct ndp_admit_token *t;
+
+	hlist_for_each_entry(t, ndp_admit_bucket(c, addr), node)
+		if (t->family == family && ipv6_addr_equal(&t->addr, addr))
+			return t;
+	return NULL;
+}
+
+/* An opener got @token from the server at @fl->raddr: keep it. */
+void ndp_admit_token_store(struct net *net, const struct ndp_flow *fl,
+			   u32 token)
+{
+	struct ndp_admit_cache *c = ndp_pernet(net)->admit_cache;
+	struct ndp_admit_token *t, *n;
+
+	n = kmalloc(sizeof(*n), GFP_ATOMIC | __GFP_NOWARN);
+	spin_lock_bh(&c->lock);
+	t = ndp_admit_find(c, &fl->raddr, fl->family);
+	if (!t && !n)
+		goto out;
+	if (!t) {
+		if (c->count >= NDP_ADMIT_TOKENS_MAX) {
+			t = list_first_entry(&c->lru, struct ndp_admit_token,
+					     lru);
+			hlist_del(&t->node);
+			list_del(&t->lru);
+			c->count--;
+			kfree(t);
+		}
+		t = n;
+		n = NULL;
+		t->addr = fl->raddr;
+		t->family = fl->family;
+		hlist_add_head(&t->node, ndp_admit_bucket(c, &t->addr));
+		c->count++;
+	} else {
+		list_del(&t->lru);
+	}
+	list_add_tail(&t->lru, &c->lru);
+	t->token = token;
+out:
+	spin_unlock_bh(&c->lock);
+	kfree(n);
+}
+
+/* The token kept for the server at @fl->raddr, if any, into @token. */
+static bool ndp_admit_token_find(struct net *net, const struct ndp_flow *fl,
+				 u32 *token)
+{
+	struct ndp_admit_cache *c = ndp_pernet(net)->admit_cache;
+	struct ndp_admit_token *t;
+
+	spin_lock_bh(&c->lock);
+	t = ndp_admit_find(c, &fl->raddr, fl->family);
+	if (t)
+		*token = t->token;
+	spin_unlock_bh(&c->lock);
+	return t;
+}
+
+/*
+ * Flags a first-window packet of opener @sk carries (@flags has SYN):
+ * ECHO once a challenge came, else TOKEN if a token is kept for the
+ * server (looked up once per connection).  Lock of @sk held.
+ */
+u16 ndp_admit_tx_flags(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (nsk->echo_ok)
+		return NDP_F_ECHO;
+	if (!nsk->token_looked) {
+		nsk->token_looked = true;
+		nsk->token_ok = ndp_admit_token_find(sock_net(sk), &nsk->flow,
+						     &nsk->token);
+	}
+	return nsk->token_ok ? NDP_F_TOKEN : 0;
+}
+
+/* The field those flags fill in the header @nh. */
+void ndp_admit_tx_fill(struct sock *sk, struct ndphdr *nh, u16 flags)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	if (flags & NDP_F_ECHO)
+		nh->pull = htonl(nsk->echo_cookie);
+	else if (flags & NDP_F_TOKEN)
+		nh->pull = htonl(nsk->token);
 }

@@ -38,6 +38,7 @@ static unsigned int ndp_spray_max = NDP_SPRAY_PATHS_MAX;
 static unsigned int ndp_dasr_idle_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_dasr_peers_max = 1 << 20;
 static unsigned int ndp_udp_port_max = 65535;
+static unsigned int ndp_token_life_max = 7 * 24 * 3600;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -59,6 +60,8 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->max_embryonic = 1024;
 	nn->max_listen_embryonic = 128;
 	nn->embryonic_timeout_ms = 60 * MSEC_PER_SEC;
+	/* A token vouches for an address this long (ndp.rst, "Admission"). */
+	nn->token_lifetime_s = 3600;
 	nn->amp_factor = 3;
 	nn->max_orphans = 65536;
 	nn->orphan_retries = 8;
@@ -125,6 +128,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
 	NDP_SYSCTL("max_listen_embryonic", max_listen_embryonic, &ndp_emb_min, &ndp_emb_max),
 	NDP_SYSCTL("embryonic_timeout_ms", embryonic_timeout_ms, SYSCTL_ZERO, &ndp_emb_tmo_max),
+	NDP_SYSCTL("token_lifetime_s", token_lifetime_s, SYSCTL_ONE, &ndp_token_life_max),
 	NDP_SYSCTL("amp_factor", amp_factor, SYSCTL_ZERO, &ndp_amp_max),
 	NDP_SYSCTL("max_orphans", max_orphans, SYSCTL_ZERO, &ndp_orphans_max),
 	NDP_SYSCTL("orphan_retries", orphan_retries, SYSCTL_ONE, &ndp_orphan_retries_max),

@@ -829,6 +829,16 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 	case NDP_PKT_CHALLENGE:
 		reason = ndp_rcv_challenge(sk, &hdr, xmitq);
 		break;
+	case NDP_PKT_TOKEN:
+		/* From the responder, about what we sent (as feedback). */
+		if (nsk->passive || !ndp_report_ok(nsk, ntohl(hdr.syn_off), true)) {
+			NDP_INC_STATS(net, NDP_MIB_INBADTOKENS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
+			break;
+		}
+		NDP_INC_STATS(net, NDP_MIB_INTOKENS);
+		ndp_admit_token_store(net, &nsk->flow, ntohl(hdr.pull));
+		break;
 	case NDP_PKT_RST:
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
 		if (!ndp_rst_ok(nsk, ntohl(hdr.psn))) {
@@ -859,6 +869,9 @@ static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
 	 */
 	if ((nsk->idle && nsk->send_head) || nsk->amp_blocked)
 		ndp_push(sk, xmitq);
+	/* The peer proved its address: a token for its next connections. */
+	if (nsk->passive && nsk->addr_ok && !nsk->token_sent)
+		ndp_admit_send_token(sk, xmitq);
 	if (nsk->fin_acked)
 		ndp_try_finish(sk, xmitq);
 }
@@ -902,14 +915,14 @@ static void ndp_child_memcg(struct sock *sk, const struct sock *lsk)
 
 /*
  * Create the connection a first-window packet asks for, as a clone of the
- * listener, if admit.c lets it (@proven: the packet echoed a valid
- * cookie).  Returns the child with a reference, or NULL (packet refused:
- * the caller drops it, after a challenge if *@challenge; the sender tries
- * again).  *@created is false when another packet of the window created
- * the connection first.
+ * listener, if admit.c lets it (@proof: NDP_F_ECHO or NDP_F_TOKEN if the
+ * packet carried a valid cookie or token, else 0).  Returns the child
+ * with a reference, or NULL (packet refused: the caller drops it, after a
+ * challenge if *@challenge; the sender tries again).  *@created is false
+ * when another packet of the window created the connection first.
  */
 static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
-				     const struct ndp_flow *fl, bool proven,
+				     const struct ndp_flow *fl, u16 proof,
 				     bool *created, bool *challenge)
 {
 	const struct ndphdr *nh = ndp_hdr(skb);
@@ -928,7 +941,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		goto out;
 	if (lsk->sk_state != TCP_LISTEN || lnsk->dead)
 		goto out;
-	switch (ndp_admit_check(lsk, proven)) {
+	switch (ndp_admit_check(lsk, proof)) {
 	case NDP_ADMIT_OPEN:
 		break;
 	case NDP_ADMIT_CHALLENGE:
@@ -1016,7 +1029,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	ndp_conn_hash_any(sk);
 	list_add_tail(&cnsk->accept_q, &lnsk->accept_q);
 	sk_acceptq_added(lsk);
-	ndp_admit_queued(lsk, cnsk, proven);
+	ndp_admit_queued(lsk, cnsk, proof);
 	ndp_embryonic_arm(lsk, cnsk->born);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
 	*created = true;
@@ -1032,6 +1045,26 @@ out:
 
 /* ---------------------------------------------------------------------- */
 /* Demux.                                                                 */
+
+/*
+ * What a first-window packet proves about its sender's address (admit.c):
+ * NDP_F_ECHO or NDP_F_TOKEN if it carries a valid cookie or token, else
+ * 0.  A stale or forged one proves nothing (counted).
+ */
+static u16 ndp_rcv_proof(struct net *net, const struct ndp_flow *fl,
+			 const struct ndphdr *nh, u16 flags)
+{
+	if (flags & NDP_F_ECHO) {
+		if (ndp_admit_echo_ok(net, fl, ntohl(nh->pull)))
+			return NDP_F_ECHO;
+		NDP_INC_STATS(net, NDP_MIB_ADMITBADECHOES);
+	} else if (flags & NDP_F_TOKEN) {
+		if (ndp_admit_token_ok(net, fl, ntohl(nh->pull)))
+			return NDP_F_TOKEN;
+		NDP_INC_STATS(net, NDP_MIB_ADMITBADTOKENS);
+	}
+	return 0;
+}
 
 static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
 {
@@ -1112,10 +1145,15 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		reason = SKB_DROP_REASON_NO_SOCKET;
 		goto drop;
 	}
-	/* An echoed cookie rides on the opener's first-window DATA only. */
-	if ((flags & NDP_F_ECHO) &&
+	/*
+	 * An echoed cookie or a token rides on the opener's first-window
+	 * DATA only, one of them at most.
+	 */
+	if ((flags & (NDP_F_ECHO | NDP_F_TOKEN)) &&
 	    (nh->type != NDP_PKT_DATA || (flags & NDP_F_PASSIVE) ||
-	     !(flags & NDP_F_SYN))) {
+	     !(flags & NDP_F_SYN) ||
+	     (flags & (NDP_F_ECHO | NDP_F_TOKEN)) ==
+	     (NDP_F_ECHO | NDP_F_TOKEN))) {
 		NDP_INC_STATS(net, NDP_MIB_INERRS);
 		reason = SKB_DROP_REASON_INVALID_PROTO;
 		goto drop;
@@ -1151,7 +1189,8 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
 	    !(flags & NDP_F_PASSIVE)) {
-		bool proven = false, challenge;
+		bool challenge;
+		u16 proof = 0;
 
 		if (!fl->nonce || !ndp_peer_is_unicast(net, fl)) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
@@ -1162,16 +1201,10 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		if (lsk) {
 			sk = NULL;
 			reason = ndp_sk_accepts(lsk, skb);
-			if (!reason && (flags & NDP_F_ECHO)) {
-				/* A stale or forged cookie proves nothing. */
-				proven = ndp_admit_echo_ok(net, fl,
-							   ntohl(nh->pull));
-				if (!proven)
-					NDP_INC_STATS(net,
-						      NDP_MIB_ADMITBADECHOES);
-			}
+			if (!reason)
+				proof = ndp_rcv_proof(net, fl, nh, flags);
 			if (!reason) {
-				sk = ndp_passive_open(lsk, skb, fl, proven,
+				sk = ndp_passive_open(lsk, skb, fl, proof,
 						      &opened, &challenge);
 				/* NULL: pressure, backlog or memory */
 				reason = SKB_DROP_REASON_SOCKET_BACKLOG;

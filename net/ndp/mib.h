@@ -189,6 +189,20 @@ enum ndp_mib_field {
 	NDP_MIB_INCHALLENGES,
 	/* InBadChallenges: CHALLENGEs ignored (not about our first window) */
 	NDP_MIB_INBADCHALLENGES,
+	/* OutTokens: TOKENs sent to peers that proved their address */
+	NDP_MIB_OUTTOKENS,
+	/* InTokens: TOKENs an opener kept */
+	NDP_MIB_INTOKENS,
+	/* InBadTokens: TOKENs ignored (passive side, or reporting on no psn
+	 * of ours)
+	 */
+	NDP_MIB_INBADTOKENS,
+	/* AdmitTokens: connections created by a first window with a valid
+	 * token
+	 */
+	NDP_MIB_ADMITTOKENS,
+	/* AdmitBadTokens: tokens refused (forged, another address, expired) */
+	NDP_MIB_ADMITBADTOKENS,
 	NDP_MIB_MAX
 };
 

@@ -821,8 +821,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	flags |= cb->flags;
 	if (nsk->passive)
 		flags |= NDP_F_PASSIVE;
-	else if ((flags & NDP_F_SYN) && nsk->echo_ok)
-		flags |= NDP_F_ECHO;	/* admit.c */
+	else if (flags & NDP_F_SYN)
+		flags |= ndp_admit_tx_flags(sk);
 	path = ndp_data_path(sk, cb, flags);
 	cb->sent = 1;
 	cb->sent_at = jiffies;
@@ -849,8 +849,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	nh->path = path;
 	if (flags & NDP_F_SYN)
 		nh->syn_off = htonl(cb->psn - nsk->isn);
-	if (flags & NDP_F_ECHO)
-		nh->pull = htonl(nsk->echo_cookie);
+	if (flags & (NDP_F_ECHO | NDP_F_TOKEN))
+		ndp_admit_tx_fill(sk, nh, flags);
 	left = nsk->snd_bytes - cb->offset;
 	nh->prio = htonl(min_t(u64, left, U32_MAX));
 	nh->paylen = htons(skb->len);

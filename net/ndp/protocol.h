@@ -95,6 +95,8 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @key: one key per parity of the time slot it serves.
  * @slot: the time slot each key serves (U32_MAX: none yet).
  */
+struct ndp_admit_cache;
+
 struct ndp_admit_keys {
 	spinlock_t		lock;	/* key, slot */
 	siphash_key_t		key[2];
@@ -133,6 +135,9 @@ struct ndp_admit_keys {
  * @embryonic: connections created by unproven first windows, not yet
  *	accepted.
  * @admit: challenge keys (admit.c).
+ * @admit_tok: token keys (admit.c).
+ * @admit_cache: tokens this namespace got as an opener (admit.c).
+ * @token_lifetime_s: a token is valid this long, up to twice that.
  * @bind_lock: serialises writers of @bind_hash (readers: RCU).
  * @bind_hash: bound sockets (listeners and explicitly or auto-bound
  *	active sockets) by local port.
@@ -205,6 +210,9 @@ struct ndp_net {
 	struct net		*net;
 	atomic_t		embryonic;
 	struct ndp_admit_keys	admit;
+	struct ndp_admit_keys	admit_tok;
+	struct ndp_admit_cache	*admit_cache;
+	u32			token_lifetime_s;
 	spinlock_t		bind_lock;	/* writers of bind_hash */
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
 	spinlock_t		conn_lock;	/* writers of conn_* */
@@ -393,6 +401,9 @@ struct ndp_dst_slot {
  * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
  *	packet sent from now on echoes it (NDP_F_ECHO).
  * @echo_cookie: that cookie.
+ * @token_sent: passive side: the TOKEN was sent (admit.c).
+ * @token_looked: active side: the token cache was consulted ...
+ * @token_ok: ... and had @token for the peer's address.
  * @nonce: connection nonce (0 until connected).
  * @flow: addresses, ports and nonce of the connection (set once connected;
  *	immutable afterwards, so readable without @lock).
@@ -512,7 +523,11 @@ struct ndp_sock {
 	bool			amp_blocked;
 	bool			admit_unproven;
 	bool			echo_ok;
+	bool			token_sent;
+	bool			token_looked;
+	bool			token_ok;
 	u32			echo_cookie;
+	u32			token;
 	u32			unproven;
 	u64			amp_rx;
 	u64			amp_tx;
@@ -923,10 +938,17 @@ enum ndp_admit_verdict {
 	NDP_ADMIT_DROP,
 };
 
-void ndp_admit_net_init(struct ndp_net *nn);
+int ndp_admit_net_init(struct ndp_net *nn);
+void ndp_admit_net_exit(struct ndp_net *nn);
+bool ndp_admit_token_ok(struct net *net, const struct ndp_flow *fl, u32 token);
+void ndp_admit_send_token(struct sock *sk, struct sk_buff_head *xmitq);
+void ndp_admit_token_store(struct net *net, const struct ndp_flow *fl,
+			   u32 token);
+u16 ndp_admit_tx_flags(struct sock *sk);
+void ndp_admit_tx_fill(struct sock *sk, struct ndphdr *nh, u16 flags);
 bool ndp_admit_echo_ok(struct net *net, const struct ndp_flow *fl, u32 cookie);
-enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, bool proven);
-void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, bool proven);
+enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, u16 proof);
+void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, u16 proof);
 void ndp_admit_dequeued(struct sock *lsk, struct ndp_sock *child);
 void ndp_admit_challenge(struct net *net, const struct sk_buff *skb,
 			 const struct ndp_flow *fl);

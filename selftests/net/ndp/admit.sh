@@ -95,7 +95,7 @@ xfer_wait_file "$d/slow" listening 30 || cat "$d/slow"
 objs0=$(ndp_objs)
 slabs=0
 [ "$kasan" = 0 ] && [ "$objs0" -ge 0 ] && slabs=1
-ndp_lib_plan $((13 + slabs))
+ndp_lib_plan $((18 + slabs))
 s0=$(xfer_stats "$ns_rx" "$ns_h2")
 ip netns exec "$ns_h1" ndp_fuzz -a 10.0.100.1 -P "$p_hold,$p_slow" -N 10.9.0.0 \
 	-n 1000000000 -r 10000000 -t 900 -s 11 >"$d/flood.out" 2>"$d/flood.err" &
@@ -151,6 +151,33 @@ xfer_expect_moved "their first windows were challenged, and echoed" \
 	"$s0" "$s1" "$ns_h2" InChallenges
 xfer_expect_moved "valid echoes created their connections" \
 	"$s0" "$s1" "$ns_rx" AdmitEchoes
+xfer_expect_moved "and earned the client tokens" "$s0" "$s1" "$ns_h2" InTokens
+
+# --- a token: zero RTT under pressure ----------------------------------
+# The token's value is captured on the way (for the crafted packets).
+ip netns exec "$ns_h2" ndp_pktgen recv --dev eth0 --count 100000 \
+	--idle-ms 5000 --timeout-ms 200000 >"$d/rx.tok" 2>&1 &
+rpid=$!
+sleep 1
+t0s=$(xfer_stats "$ns_rx" "$ns_h2")
+ip netns exec "$ns_h2" python3 "$adm" client 10.0.100.1 "$p_slow" 200000 120 3 \
+	>"$d/c_tok" 2>&1
+rt=$?
+t1s=$(xfer_stats "$ns_rx" "$ns_h2")
+wait $rpid
+ndp_lib_check "a client with a token transfers intact to the flooded listener ($(cat "$d/c_tok"))" \
+	test $rt = 0
+ndp_lib_expect_eq "admitted by its token at zero RTT (AdmitTokens, InChallenges)" \
+	"1 0" "$(xfer_delta "$t0s" "$t1s" "$ns_rx" AdmitTokens) $(xfer_delta "$t0s" "$t1s" "$ns_h2" InChallenges)"
+# token_of FILE: the last token a capture saw.
+token_of()
+{
+	awk '/ type=token / { want = $2 }
+	     $3 ~ /^nonce=/ && $2 == want { sub("cookie=", "", $4); tok = $4 }
+	     END { print tok }' "$1"
+}
+tok=$(token_of "$d/rx.tok")
+ndp_lib_info "token captured: ${tok:-none}"
 
 # --- crafted packets (the "hold" listener is still under pressure) -------
 # The client's real address: a challenge comes back; its cookie, echoed at
@@ -194,13 +221,15 @@ ndp_lib_check "a first window under pressure is answered by a challenge" \
 b0=$(xfer_stats "$ns_rx")
 bad0=$(ndp_lib_stat "$ns_rx" AdmitBadEchoes)
 echo0=$(ndp_lib_stat "$ns_rx" AdmitEchoes)
-pg "$ns_h2" 7001 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
-stat_wait "$ns_rx" AdmitEchoes $((echo0 + 1)) 30
-# A forged cookie; the real cookie from another (spoofed) address of the
-# client's subnet (the attacker's link is saturated by the flood).
+# A forged cookie (another nonce's); the real cookie from another
+# (spoofed) address of the client's subnet (the attacker's link is
+# saturated by the flood), before the real one creates the connection
+# (which would then take the packet: it is matched by ports and nonce).
 pg "$ns_h2" 7003 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
 pg "$ns_h2" 7001 10.0.2.7 "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
 bad_wait $((bad0 + 2))
+pg "$ns_h2" 7001 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
+stat_wait "$ns_rx" AdmitEchoes $((echo0 + 1)) 30
 b1=$(xfer_stats "$ns_rx")
 xfer_expect_delta "the echoed cookie created the connection" \
 	"$b0" "$b1" "$ns_rx" 1 AdmitEchoes
@@ -219,20 +248,61 @@ b3=$(xfer_stats "$ns_rx")
 ndp_lib_expect_eq "an expired cookie is refused (AdmitBadEchoes AdmitEchoes)" \
 	"1 0" "$(xfer_delta "$b2" "$b3" "$ns_rx" AdmitBadEchoes) $(xfer_delta "$b2" "$b3" "$ns_rx" AdmitEchoes)"
 
+# Tokens: valid from the client's address (another port and nonce); the
+# same token from another address, and a forged one, are refused.
+tb0=$(xfer_stats "$ns_rx")
+tbad0=$(ndp_lib_stat "$ns_rx" AdmitBadTokens)
+tok0=$(ndp_lib_stat "$ns_rx" AdmitTokens)
+pg "$ns_h2" 7006 10.0.2.7 "data:size=200:flags=syn,last,token:pull=${tok:-0}"
+pg "$ns_h2" 7007 "" "data:size=200:flags=syn,last,token:pull=$(( (${tok:-0} + 1) % 4294967296 ))"
+stat_wait "$ns_rx" AdmitBadTokens $((tbad0 + 2)) 30
+pg "$ns_h2" 7005 "" "data:size=200:flags=syn,last,token:pull=${tok:-0}"
+stat_wait "$ns_rx" AdmitTokens $((tok0 + 1)) 30
+tb1=$(xfer_stats "$ns_rx")
+ndp_lib_expect_eq "a token admits its address only (AdmitTokens AdmitBadTokens)" \
+	"1 2" "$(xfer_delta "$tb0" "$tb1" "$ns_rx" AdmitTokens) $(xfer_delta "$tb0" "$tb1" "$ns_rx" AdmitBadTokens)"
+
 kill $fpid 2>/dev/null
 wait $fpid
 wait $spid
+
+# An expired token: lifetime lowered to 5 s (a token lives 5 to 10 s), a
+# fresh one earned by a connection, valid at once, refused 11 s later.
+ip netns exec "$ns_rx" sysctl -qw net.ndp.token_lifetime_s=5
+ip netns exec "$ns_h2" ndp_pktgen recv --dev eth0 --count 100000 \
+	--idle-ms 3000 --timeout-ms 200000 >"$d/rx.tok2" 2>&1 &
+rpid=$!
+sleep 1
+ip netns exec "$ns_h2" python3 "$adm" client 10.0.100.1 "$p_slow" 20000 120 4 \
+	>"$d/c_tok2" 2>&1
+wait $rpid
+tok2=$(token_of "$d/rx.tok2")
+te0=$(xfer_stats "$ns_rx")
+tok0=$(ndp_lib_stat "$ns_rx" AdmitTokens)
+pg "$ns_h2" 7008 "" "data:size=200:flags=syn,last,token:pull=${tok2:-0}"
+stat_wait "$ns_rx" AdmitTokens $((tok0 + 1)) 5
+sleep 11
+tbad0=$(ndp_lib_stat "$ns_rx" AdmitBadTokens)
+pg "$ns_h2" 7009 "" "data:size=200:flags=syn,last,token:pull=${tok2:-0}"
+stat_wait "$ns_rx" AdmitBadTokens $((tbad0 + 1)) 30
+te1=$(xfer_stats "$ns_rx")
+ndp_lib_expect_eq "a token expires (AdmitTokens fresh, AdmitBadTokens 11 s later)" \
+	"1 1" "$(xfer_delta "$te0" "$te1" "$ns_rx" AdmitTokens) $(xfer_delta "$te0" "$te1" "$ns_rx" AdmitBadTokens)"
+
 s2=$(xfer_stats "$ns_rx" "$ns_h2")
 read -r peak_c peak_o <"$d/peak"
 ndp_lib_info "flood: $(cat "$d/flood.out") $(cat "$d/flood.err")"
 for c in PassiveOpens AdmitChallenges AdmitListenerFull AdmitNetnsFull \
-	 AdmitEchoes AdmitBadEchoes ListenOverflows EmbryonicDrops \
+	 AdmitEchoes AdmitBadEchoes AdmitTokens AdmitBadTokens OutTokens \
+	 ListenOverflows EmbryonicDrops \
 	 EmbryonicTimeouts AmpLimited; do
 	printf '%s %s ' $c "$(xfer_delta "$s0" "$s2" "$ns_rx" $c)"
 done >"$d/counters"
 ndp_lib_info "server counters: $(cat "$d/counters")"
 ndp_lib_info "client: InChallenges $(xfer_delta "$s0" "$s2" "$ns_h2" InChallenges)" \
-	"InBadChallenges $(xfer_delta "$s0" "$s2" "$ns_h2" InBadChallenges)"
+	"InBadChallenges $(xfer_delta "$s0" "$s2" "$ns_h2" InBadChallenges)" \
+	"InTokens $(xfer_delta "$s0" "$s2" "$ns_h2" InTokens)" \
+	"InBadTokens $(xfer_delta "$s0" "$s2" "$ns_h2" InBadTokens)"
 ndp_lib_info "peak connections at the server $peak_c, NDP slab objects $peak_o (before $objs0)"
 
 # Unproven: the two budgets (+1 each for the race of two CPUs); accepted
