@@ -406,7 +406,7 @@ void ndp_admit_send_token(struct sock *sk, struct sk_buff_head *xmitq)
 static struct hlist_head *ndp_admit_bucket(struct ndp_admit_cache *c,
 					   const struct in6_addr *addr)
 {
-	u32 h = jhash2(addr->s6_addr32, 4, c->seed);
+	u32 h = jhash(addr, sizeof(*addr), c->seed);
 
 	return &c->ht[hash_32(h, NDP_ADMIT_TOKEN_BITS)];
 }
