@@ -16,6 +16,8 @@
  *   timewait.c  time-wait records at both ends, replay rejection
  *   dasr.c      Dart's receiver-advertised sender count (per-netns
  *               table of peer addresses), both ends
+ *   admit.c     admission of first windows under pressure: budgets,
+ *               stateless challenges, tokens and the opener's token cache
  *   ctrl.c      net.ndp.* knobs;  proc.c  /proc/net/ndp_stat
  *
  * Locking, outermost first:
@@ -34,6 +36,8 @@
  *                        ndp_sock.lock when packets are handed to IP.
  *   ndp_net.dasr_lock    (_bh) DASR table inserts and removals, flow
  *                        counts (dasr.c), innermost; lookups under RCU.
+ *   ndp_admit_keys.lock, ndp_admit_cache.lock  (_bh) challenge and token
+ *                        keys, the token cache (admit.c), innermost.
  *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
  *   atomics, so the data path never takes ndp_net.paths_lock.
  */

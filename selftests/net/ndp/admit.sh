@@ -6,16 +6,22 @@
 # first windows from a /16 the router sends back to it, as fast as the
 # guest can generate them ("ndp_fuzz -a"), towards two listeners of the
 # server: "hold" (backlog 64) accepts nothing until the test releases it,
-# "slow" (backlog 8) accepts one connection every half second.  A user
-# sees, while the flood runs:
-#   - a client (ns_h2) of a third listener transfers intact and is never
+# "slow" (backlog 8) accepts one connection every half second.  Clients
+# on three hosts, so that none holds a token to begin with: ns_h2 (slow),
+# ns_h3 (hold), ns_h4 (a third listener).  A user sees, while the flood
+# runs:
+#   - a client of a third listener transfers intact and is never
 #     challenged (the flood used up the two listeners' budgets, not
 #     theirs: InChallenges stays 0 at the client);
 #   - a client of "slow" and a client of "hold" (released meanwhile)
-#     connect and transfer intact: their first windows are challenged
-#     (AdmitChallenges, AdmitListenerFull), they echo the cookies
-#     (InChallenges) and the echoes create their connections
-#     (AdmitEchoes);
+#     without tokens connect and transfer intact: their first windows
+#     are challenged (AdmitChallenges, AdmitListenerFull), they echo the
+#     cookies (InChallenges) and the echoes create their connections
+#     (AdmitEchoes), which earns them tokens (InTokens);
+#   - with its token, a second client of "slow" is admitted at once
+#     (AdmitTokens), not challenged; crafted first windows show a token
+#     refused from another address, forged, or past its lifetime (lowered
+#     to 5 s for that check only);
 #   - the unproven connections stay within the listeners' budgets
 #     (min(backlog, max_listen_embryonic)) and max_embryonic: counted
 #     connections at the server and NDP socket slab objects stay bounded;
@@ -35,7 +41,7 @@ xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
 ndp_lib_require_cmd ndp_fuzz ndp_pktgen ndp_xfer python3
 adm=$(dirname "$0")/ndp_admit.py
 
-ndp_lib_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
+ndp_lib_topo_switch 4 || ndp_lib_skip_all "cannot build the topology"
 ip -n "$ns_sw" route add 10.9.0.0/16 via 10.0.1.1 || ndp_lib_skip_all "no route"
 kasan=$(dmesg | grep -c 'KernelAddressSanitizer initialized')
 d=$XFER_TMP/admit
@@ -86,9 +92,9 @@ p_hold=$(xfer_next_port)
 p_slow=$(xfer_next_port)
 p_xfer=$(xfer_next_port)
 ip netns exec "$ns_rx" python3 "$adm" serve 10.0.100.1 "$p_hold" $bl_hold 0 \
-	10.0.2. "$d/release" >"$d/hold" 2>&1 &
+	10.0. "$d/release" >"$d/hold" 2>&1 &
 ip netns exec "$ns_rx" python3 "$adm" serve 10.0.100.1 "$p_slow" $bl_slow 0.5 \
-	10.0.2. - >"$d/slow" 2>&1 &
+	10.0. - >"$d/slow" 2>&1 &
 xfer_wait_file "$d/hold" listening 30 || cat "$d/hold"
 xfer_wait_file "$d/slow" listening 30 || cat "$d/slow"
 
@@ -96,7 +102,7 @@ objs0=$(ndp_objs)
 slabs=0
 [ "$kasan" = 0 ] && [ "$objs0" -ge 0 ] && slabs=1
 ndp_lib_plan $((18 + slabs))
-s0=$(xfer_stats "$ns_rx" "$ns_h2")
+s0=$(xfer_stats "$ns_rx" "$ns_h2" "$ns_h3" "$ns_h4")
 ip netns exec "$ns_h1" ndp_fuzz -a 10.0.100.1 -P "$p_hold,$p_slow" -N 10.9.0.0 \
 	-n 1000000000 -r 10000000 -t 900 -s 11 >"$d/flood.out" 2>"$d/flood.err" &
 fpid=$!
@@ -117,11 +123,11 @@ ndp_lib_check "the flood uses up both listeners' budgets" \
 	stat_wait "$ns_rx" AdmitListenerFull 100 120
 
 # --- a third listener: untouched ---------------------------------------
-c0=$(ndp_lib_stat "$ns_h2" InChallenges)
-XFER_PORT=$p_xfer xfer_run "$ns_h2" "$ns_rx" 10.0.100.1 4 64K 64K 4 300 \
+c0=$(ndp_lib_stat "$ns_h4" InChallenges)
+XFER_PORT=$p_xfer xfer_run "$ns_h4" "$ns_rx" 10.0.100.1 4 64K 64K 4 300 \
 	>"$d/xfer.out" 2>&1
 xrc=$?
-c1=$(ndp_lib_stat "$ns_h2" InChallenges)
+c1=$(ndp_lib_stat "$ns_h4" InChallenges)
 ndp_lib_check "a client of a third listener transfers intact during the flood" \
 	test $xrc = 0
 [ $xrc = 0 ] || sed 's/^/#   /' "$d/xfer.out"
@@ -131,7 +137,7 @@ ndp_lib_expect_eq "and is never challenged (zero RTT kept)" 0 $((c1 - c0))
 ip netns exec "$ns_h2" python3 "$adm" client 10.0.100.1 "$p_slow" 200000 120 1 \
 	>"$d/c_slow" 2>&1 &
 cs=$!
-ip netns exec "$ns_h2" python3 "$adm" client 10.0.100.1 "$p_hold" 200000 120 2 \
+ip netns exec "$ns_h3" python3 "$adm" client 10.0.100.1 "$p_hold" 200000 120 2 \
 	>"$d/c_hold" 2>&1 &
 ch=$!
 # Release "hold" once its client got in (its connection waits on the
@@ -146,9 +152,13 @@ ndp_lib_check "a client of the slowly accepting listener transfers intact ($(cat
 	test $rs = 0
 ndp_lib_check "a client of the listener that accepted nothing transfers intact ($(cat "$d/c_hold"))" \
 	test $rh = 0
-s1=$(xfer_stats "$ns_rx" "$ns_h2")
-xfer_expect_moved "their first windows were challenged, and echoed" \
-	"$s0" "$s1" "$ns_h2" InChallenges
+s1=$(xfer_stats "$ns_rx" "$ns_h2" "$ns_h3" "$ns_h4")
+ndp_lib_info "InChallenges at the clients of slow and hold:" \
+	"$(xfer_delta "$s0" "$s1" "$ns_h2" InChallenges)" \
+	"$(xfer_delta "$s0" "$s1" "$ns_h3" InChallenges)"
+ndp_lib_check "their first windows were challenged, and echoed (InChallenges, both)" \
+	test "$(xfer_delta "$s0" "$s1" "$ns_h2" InChallenges)" -gt 0 -a \
+	"$(xfer_delta "$s0" "$s1" "$ns_h3" InChallenges)" -gt 0
 xfer_expect_moved "valid echoes created their connections" \
 	"$s0" "$s1" "$ns_rx" AdmitEchoes
 xfer_expect_moved "and earned the client tokens" "$s0" "$s1" "$ns_h2" InTokens
@@ -289,7 +299,7 @@ te1=$(xfer_stats "$ns_rx")
 ndp_lib_expect_eq "a token expires (AdmitTokens fresh, AdmitBadTokens 11 s later)" \
 	"1 1" "$(xfer_delta "$te0" "$te1" "$ns_rx" AdmitTokens) $(xfer_delta "$te0" "$te1" "$ns_rx" AdmitBadTokens)"
 
-s2=$(xfer_stats "$ns_rx" "$ns_h2")
+s2=$(xfer_stats "$ns_rx" "$ns_h2" "$ns_h3" "$ns_h4")
 read -r peak_c peak_o <"$d/peak"
 ndp_lib_info "flood: $(cat "$d/flood.out") $(cat "$d/flood.err")"
 for c in PassiveOpens AdmitChallenges AdmitListenerFull AdmitNetnsFull \
