@@ -231,14 +231,15 @@ ndp_lib_check "a first window under pressure is answered by a challenge" \
 b0=$(xfer_stats "$ns_rx")
 bad0=$(ndp_lib_stat "$ns_rx" AdmitBadEchoes)
 echo0=$(ndp_lib_stat "$ns_rx" AdmitEchoes)
-# A forged cookie (another nonce's); the real cookie from another
+# At once (a cookie lives at least 8 s): the cookie from another
 # (spoofed) address of the client's subnet (the attacker's link is
-# saturated by the flood), before the real one creates the connection
-# (which would then take the packet: it is matched by ports and nonce).
-pg "$ns_h2" 7003 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
+# saturated by the flood), then from the client's (before, as the
+# connection it creates would take the first packet: it is matched by
+# ports and nonce too), then a forged one (another nonce's).
 pg "$ns_h2" 7001 10.0.2.7 "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
-bad_wait $((bad0 + 2))
 pg "$ns_h2" 7001 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
+pg "$ns_h2" 7003 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
+bad_wait $((bad0 + 2))
 stat_wait "$ns_rx" AdmitEchoes $((echo0 + 1)) 30
 b1=$(xfer_stats "$ns_rx")
 xfer_expect_delta "the echoed cookie created the connection" \
