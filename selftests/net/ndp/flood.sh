@@ -63,7 +63,7 @@ ip -n "$ns_sw" route add 10.9.0.0/16 via 10.0.1.1 || ndp_lib_skip_all "no route"
 # there, so the three slab checks are not planned on such a kernel (the
 # connection counts still bound the state).
 kasan=$(dmesg | grep -c 'KernelAddressSanitizer initialized')
-ndp_lib_plan $([ "$kasan" != 0 ] && echo 13 || echo 16)
+ndp_lib_plan $([ "$kasan" != 0 ] && echo 12 || echo 15)
 d=$XFER_TMP/flood
 mkdir -p "$d"
 
