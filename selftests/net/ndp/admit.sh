@@ -140,12 +140,14 @@ cs=$!
 ip netns exec "$ns_h3" python3 "$adm" client 10.0.100.1 "$p_hold" 200000 120 2 \
 	>"$d/c_hold" 2>&1 &
 ch=$!
-# Release "hold" once its client got in (its connection waits on the
-# accept queue among the spoofed ones).
-stat_wait "$ns_rx" AdmitEchoes 2 120
-touch "$d/release"
+# Release "hold" once the client of "slow" is done: the client of "hold"
+# got in meanwhile (its connection waits on the accept queue among the
+# spoofed ones), by an echo, or unproven if a spoofed connection had just
+# timed out of the budget (the flood runs longer than
+# embryonic_timeout_ms on a slow guest).
 wait $cs
 rs=$?
+touch "$d/release"
 wait $ch
 rh=$?
 ndp_lib_check "a client of the slowly accepting listener transfers intact ($(cat "$d/c_slow"))" \
@@ -156,9 +158,8 @@ s1=$(xfer_stats "$ns_rx" "$ns_h2" "$ns_h3" "$ns_h4")
 ndp_lib_info "InChallenges at the clients of slow and hold:" \
 	"$(xfer_delta "$s0" "$s1" "$ns_h2" InChallenges)" \
 	"$(xfer_delta "$s0" "$s1" "$ns_h3" InChallenges)"
-ndp_lib_check "their first windows were challenged, and echoed (InChallenges, both)" \
-	test "$(xfer_delta "$s0" "$s1" "$ns_h2" InChallenges)" -gt 0 -a \
-	"$(xfer_delta "$s0" "$s1" "$ns_h3" InChallenges)" -gt 0
+xfer_expect_moved "their first windows were challenged, and echoed" \
+	"$s0" "$s1" "$ns_h2" InChallenges
 xfer_expect_moved "valid echoes created their connections" \
 	"$s0" "$s1" "$ns_rx" AdmitEchoes
 xfer_expect_moved "and earned the client tokens" "$s0" "$s1" "$ns_h2" InTokens
