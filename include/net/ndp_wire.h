@@ -34,6 +34,15 @@
  * @NDP_PKT_PULL: pull counter advanced; send that many packets.
  * @NDP_PKT_RST: control reply: no socket for this packet (nothing listens,
  *	or the connection is gone).  Carries the offending @nonce and @psn.
+ * @NDP_PKT_CHALLENGE: control reply to a first-window DATA packet the
+ *	receiver would not create state for (admission pressure): carries
+ *	that packet's @nonce and @psn and a cookie in @pull, which the
+ *	sender echoes (NDP_F_ECHO) when it sends that packet again.  Never
+ *	larger than the packet it answers.
+ * @NDP_PKT_TOKEN: control packet of a passive connection whose peer proved
+ *	its address: a token in @pull the opener may present in later first
+ *	windows to this server address (NDP_F_TOKEN); @syn_off is the
+ *	cumulative ack, as in ACK.
  * @NDP_PKT_MAX: number of types, first invalid value.
  */
 enum ndp_pkt_type {
@@ -42,6 +51,8 @@ enum ndp_pkt_type {
 	NDP_PKT_NACK	= 3,
 	NDP_PKT_PULL	= 4,
 	NDP_PKT_RST	= 5,
+	NDP_PKT_CHALLENGE = 6,
+	NDP_PKT_TOKEN	= 7,
 	NDP_PKT_MAX,
 };
 
@@ -55,8 +66,10 @@ enum ndp_pkt_type {
 #define NDP_F_FIN	0x0040	/* DATA: sender shut down writing after this */
 #define NDP_F_RTX	0x0080	/* DATA: a retransmission */
 #define NDP_F_PASSIVE	0x0100	/* DATA: from the responder; never opens */
-#define NDP_F_DUP	0x0400	/* ACK: the DATA it reports had arrived before */
-#define NDP_F_ALL	0x05ff	/* every defined flag */
+#define NDP_F_ECHO	0x0200	/* SYN DATA: @pull echoes a CHALLENGE cookie */
+#define NDP_F_TOKEN	0x0400	/* SYN DATA: @pull carries a TOKEN's token */
+#define NDP_F_DUP	0x0800	/* ACK: the DATA it reports had arrived before */
+#define NDP_F_ALL	0x0fff	/* every defined flag */
 /* Flags a switch may change in flight; the header checksum is updated. */
 #define NDP_F_SWITCH	(NDP_F_TRIMMED | NDP_F_RTS)
 
@@ -81,6 +94,10 @@ enum ndp_pkt_type {
  *	ACK/NACK/PULL: cumulative ack, the next psn the receiver waits for.
  * @pull: PULL, or ACK/NACK with NDP_F_PULL: the per-connection pull
  *	counter, incremented by one for each pull the receiver issues.
+ *	CHALLENGE: the cookie.  DATA with NDP_F_ECHO (SYN, not PASSIVE):
+ *	the cookie of a CHALLENGE, echoed.  DATA with NDP_F_TOKEN (SYN, not
+ *	PASSIVE, never with NDP_F_ECHO): a token.  TOKEN: the token.
+ *	Other DATA: 0.
  * @prio: DATA: bytes of the flow left to send when this packet was sent,
  *	including this one, saturated at U32_MAX (pFabric priority: lower is
  *	more urgent).  Control packets: 0.

@@ -38,6 +38,7 @@ static unsigned int ndp_spray_max = NDP_SPRAY_PATHS_MAX;
 static unsigned int ndp_dasr_idle_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_dasr_peers_max = 1 << 20;
 static unsigned int ndp_udp_port_max = 65535;
+static unsigned int ndp_token_life_max = 7 * 24 * 3600;
 
 static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 {
@@ -56,8 +57,19 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->pull_pacing_pct = 99;
 	nn->time_wait_ms = 1000;
 	nn->max_tw_buckets = 65536;
+	/*
+	 * Unproven connections (admit.c; reasons in ndp.rst, "Admission"):
+	 * 1024 per namespace bounds the memory first windows can hold
+	 * (each at most a window), 128 per listener (and at most its
+	 * backlog) is TCP's historical SYN-queue floor; past either,
+	 * first windows cost a round trip (challenge), not a refusal.
+	 * The timeout is TCP's SYN-RECV lifetime (tcp_synack_retries 5).
+	 */
 	nn->max_embryonic = 1024;
+	nn->max_listen_embryonic = 128;
 	nn->embryonic_timeout_ms = 60 * MSEC_PER_SEC;
+	/* A token vouches for an address this long (ndp.rst, "Admission"). */
+	nn->token_lifetime_s = 3600;
 	nn->amp_factor = 3;
 	nn->max_orphans = 65536;
 	nn->orphan_retries = 8;
@@ -123,7 +135,9 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),
 	NDP_SYSCTL("max_tw_buckets", max_tw_buckets, SYSCTL_ONE, &ndp_tw_buckets_max),
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),
+	NDP_SYSCTL("max_listen_embryonic", max_listen_embryonic, &ndp_emb_min, &ndp_emb_max),
 	NDP_SYSCTL("embryonic_timeout_ms", embryonic_timeout_ms, SYSCTL_ZERO, &ndp_emb_tmo_max),
+	NDP_SYSCTL("token_lifetime_s", token_lifetime_s, SYSCTL_ONE, &ndp_token_life_max),
 	NDP_SYSCTL("amp_factor", amp_factor, SYSCTL_ZERO, &ndp_amp_max),
 	NDP_SYSCTL("max_orphans", max_orphans, SYSCTL_ZERO, &ndp_orphans_max),
 	NDP_SYSCTL("orphan_retries", orphan_retries, SYSCTL_ONE, &ndp_orphan_retries_max),

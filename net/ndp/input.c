@@ -770,6 +770,37 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 }
 
 /*
+ * A CHALLENGE (admit.c): the peer created nothing for our first-window
+ * packet @psn and asks for it again with its cookie echoed.  Taken only by
+ * the opener, before it heard from the peer, about a packet of ours in
+ * flight (a psn only our packets tell, so an off-path sender cannot make
+ * us resend).  Every SYN packet sent from now on echoes the newest cookie;
+ * this one is resent at once, once per challenge, so nothing is lost.
+ */
+static enum skb_drop_reason ndp_rcv_challenge(struct sock *sk,
+					      const struct ndphdr *nh,
+					      struct sk_buff_head *xmitq)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 psn = ntohl(nh->psn);
+	struct sk_buff *skb;
+
+	skb = ndp_sndq_find(nsk, psn);
+	if (nsk->passive || nsk->peer_synced || !skb ||
+	    !(NDP_SKB_CB(skb)->flags & NDP_F_SYN) ||
+	    !NDP_SKB_CB(skb)->sent) {
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_INBADCHALLENGES);
+		return SKB_DROP_REASON_INVALID_PROTO;
+	}
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_INCHALLENGES);
+	nsk->echo_cookie = ntohl(nh->pull);
+	nsk->echo_ok = true;
+	if (ndp_rcv_nack(sk, psn, U8_MAX, false))
+		ndp_resend_now(sk, skb, xmitq);
+	return NDP_SKB_CONSUMED;
+}
+
+/*
  * Process @skb on connection @sk, lock held.  @opened: @skb is the packet
  * that just created @sk (ndp_passive_open() counted it for
  * anti-amplification).  @ab: @skb is part of a GRO batch, its ACK is
@@ -826,6 +857,19 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 	case NDP_PKT_PULL:
 		ndp_rcv_feedback(sk, &hdr, xmitq);
 		break;
+	case NDP_PKT_CHALLENGE:
+		reason = ndp_rcv_challenge(sk, &hdr, xmitq);
+		break;
+	case NDP_PKT_TOKEN:
+		/* From the responder, about what we sent (as feedback). */
+		if (nsk->passive || !ndp_report_ok(nsk, ntohl(hdr.syn_off), true)) {
+			NDP_INC_STATS(net, NDP_MIB_INBADTOKENS);
+			reason = SKB_DROP_REASON_INVALID_PROTO;
+			break;
+		}
+		NDP_INC_STATS(net, NDP_MIB_INTOKENS);
+		ndp_admit_token_store(net, &nsk->flow, ntohl(hdr.pull));
+		break;
 	case NDP_PKT_RST:
 		NDP_INC_STATS(net, NDP_MIB_INRSTS);
 		if (!ndp_rst_ok(nsk, ntohl(hdr.psn))) {
@@ -856,6 +900,9 @@ static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
 	 */
 	if ((nsk->idle && nsk->send_head) || nsk->amp_blocked)
 		ndp_push(sk, xmitq);
+	/* The peer proved its address: a token for its next connections. */
+	if (nsk->passive && nsk->addr_ok && !nsk->token_sent)
+		ndp_admit_send_token(sk, xmitq);
 	if (nsk->fin_acked)
 		ndp_try_finish(sk, xmitq);
 }
@@ -899,12 +946,15 @@ static void ndp_child_memcg(struct sock *sk, const struct sock *lsk)
 
 /*
  * Create the connection a first-window packet asks for, as a clone of the
- * listener.  Returns the child with a reference, or NULL (packet refused:
- * the caller drops it; the sender's RTO will try again).  *@created is
- * false when another packet of the window created the connection first.
+ * listener, if admit.c lets it (@proof: NDP_F_ECHO or NDP_F_TOKEN if the
+ * packet carried a valid cookie or token, else 0).  Returns the child
+ * with a reference, or NULL (packet refused: the caller drops it, after a
+ * challenge if *@challenge; the sender tries again).  *@created is false
+ * when another packet of the window created the connection first.
  */
 static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
-				     const struct ndp_flow *fl, bool *created)
+				     const struct ndp_flow *fl, u16 proof,
+				     bool *created, bool *challenge)
 {
 	const struct ndphdr *nh = ndp_hdr(skb);
 	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
@@ -914,6 +964,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	u32 mtu;
 
 	*created = false;
+	*challenge = false;
 	spin_lock_bh(&lnsk->lock);
 	/* Another packet of the same window may have won the race. */
 	sk = ndp_conn_lookup(sock_net(lsk), fl);
@@ -921,12 +972,13 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		goto out;
 	if (lsk->sk_state != TCP_LISTEN || lnsk->dead)
 		goto out;
-	if (sk_acceptq_is_full(lsk)) {
-		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LISTENOVERFLOWS);
+	switch (ndp_admit_check(lsk, proof)) {
+	case NDP_ADMIT_OPEN:
+		break;
+	case NDP_ADMIT_CHALLENGE:
+		*challenge = true;
 		goto out;
-	}
-	if (atomic_read(&nn->embryonic) >= READ_ONCE(nn->max_embryonic)) {
-		NDP_INC_STATS(sock_net(lsk), NDP_MIB_EMBRYONICDROPS);
+	case NDP_ADMIT_DROP:
 		goto out;
 	}
 
@@ -1009,7 +1061,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	ndp_conn_hash_any(sk);
 	list_add_tail(&cnsk->accept_q, &lnsk->accept_q);
 	sk_acceptq_added(lsk);
-	atomic_inc(&nn->embryonic);
+	ndp_admit_queued(lsk, cnsk, proof);
 	ndp_embryonic_arm(lsk, cnsk->born);
 	NDP_INC_STATS(sock_net(lsk), NDP_MIB_PASSIVEOPENS);
 	*created = true;
@@ -1025,6 +1077,26 @@ out:
 
 /* ---------------------------------------------------------------------- */
 /* Demux.                                                                 */
+
+/*
+ * What a first-window packet proves about its sender's address (admit.c):
+ * NDP_F_ECHO or NDP_F_TOKEN if it carries a valid cookie or token, else
+ * 0.  A stale or forged one proves nothing (counted).
+ */
+static u16 ndp_rcv_proof(struct net *net, const struct ndp_flow *fl,
+			 const struct ndphdr *nh, u16 flags)
+{
+	if (flags & NDP_F_ECHO) {
+		if (ndp_admit_echo_ok(net, fl, ntohl(nh->pull)))
+			return NDP_F_ECHO;
+		NDP_INC_STATS(net, NDP_MIB_ADMITBADECHOES);
+	} else if (flags & NDP_F_TOKEN) {
+		if (ndp_admit_token_ok(net, fl, ntohl(nh->pull)))
+			return NDP_F_TOKEN;
+		NDP_INC_STATS(net, NDP_MIB_ADMITBADTOKENS);
+	}
+	return 0;
+}
 
 static bool ndp_data_is_valid(struct sk_buff *skb, const struct ndphdr *nh)
 {
@@ -1105,6 +1177,19 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		reason = SKB_DROP_REASON_NO_SOCKET;
 		goto drop;
 	}
+	/*
+	 * An echoed cookie or a token rides on the opener's first-window
+	 * DATA only, one of them at most.
+	 */
+	if ((flags & (NDP_F_ECHO | NDP_F_TOKEN)) &&
+	    (nh->type != NDP_PKT_DATA || (flags & NDP_F_PASSIVE) ||
+	     !(flags & NDP_F_SYN) ||
+	     (flags & (NDP_F_ECHO | NDP_F_TOKEN)) ==
+	     (NDP_F_ECHO | NDP_F_TOKEN))) {
+		NDP_INC_STATS(net, NDP_MIB_INERRS);
+		reason = SKB_DROP_REASON_INVALID_PROTO;
+		goto drop;
+	}
 	if (nh->type == NDP_PKT_DATA && !ndp_data_is_valid(skb, nh)) {
 		if (ntohs(nh->paylen) != skb->len - nh->doff * 4) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
@@ -1136,6 +1221,9 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		goto drop;
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
 	    !(flags & NDP_F_PASSIVE)) {
+		bool challenge;
+		u16 proof = 0;
+
 		if (!fl->nonce || !ndp_peer_is_unicast(net, fl)) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
 			reason = SKB_DROP_REASON_INVALID_PROTO;
@@ -1145,10 +1233,17 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 		if (lsk) {
 			sk = NULL;
 			reason = ndp_sk_accepts(lsk, skb);
+			if (!reason)
+				proof = ndp_rcv_proof(net, fl, nh, flags);
 			if (!reason) {
-				sk = ndp_passive_open(lsk, skb, fl, &opened);
-				/* NULL: backlog or max_embryonic, or memory */
+				sk = ndp_passive_open(lsk, skb, fl, proof,
+						      &opened, &challenge);
+				/* NULL: pressure, backlog or memory */
 				reason = SKB_DROP_REASON_SOCKET_BACKLOG;
+				if (!sk && challenge) {
+					ndp_admit_challenge(net, skb, fl);
+					reason = NDP_SKB_CONSUMED;
+				}
 			}
 			sock_put(lsk);
 			if (sk)

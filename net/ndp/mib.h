@@ -55,8 +55,8 @@ enum ndp_mib_field {
 	NDP_MIB_INDUPS,		/* InDups: duplicate DATA received */
 	NDP_MIB_PASSIVEOPENS,	/* PassiveOpens: created by a first window */
 	NDP_MIB_ACTIVEOPENS,	/* ActiveOpens: connections opened by connect */
-	/* EmbryonicDrops: first windows refused, net.ndp.max_embryonic
-	 * reached in the namespace
+	/* EmbryonicDrops: first windows refused, no memory to create the
+	 * connection
 	 */
 	NDP_MIB_EMBRYONICDROPS,
 	NDP_MIB_RCVQDROPS,	/* RcvQDrops: DATA dropped, receive memory full */
@@ -176,6 +176,36 @@ enum ndp_mib_field {
 	NDP_MIB_RTOSPURIOUS,	/* RtoSpurious: the packet an expiry resent had arrived */
 	NDP_MIB_RTTCACHEHITS,	/* RttCacheHits: a connection's first RTO from the peer cache */
 	NDP_MIB_RTOLATE,	/* RtoLate: a late timer gave the receive path a tick */
+	/* AdmitChallenges: first windows answered by a CHALLENGE, no state */
+	NDP_MIB_ADMITCHALLENGES,
+	/* AdmitListenerFull: of those, the listener's budget of unproven
+	 * connections was used up
+	 */
+	NDP_MIB_ADMITLISTENERFULL,
+	/* AdmitNetnsFull: of those, net.ndp.max_embryonic was reached */
+	NDP_MIB_ADMITNETNSFULL,
+	/* AdmitEchoes: connections created by a valid echoed cookie */
+	NDP_MIB_ADMITECHOES,
+	/* AdmitBadEchoes: echoed cookies refused (forged or expired) */
+	NDP_MIB_ADMITBADECHOES,
+	/* InChallenges: CHALLENGEs taken by an opener (packet resent) */
+	NDP_MIB_INCHALLENGES,
+	/* InBadChallenges: CHALLENGEs ignored (not about our first window) */
+	NDP_MIB_INBADCHALLENGES,
+	/* OutTokens: TOKENs sent to peers that proved their address */
+	NDP_MIB_OUTTOKENS,
+	/* InTokens: TOKENs an opener kept */
+	NDP_MIB_INTOKENS,
+	/* InBadTokens: TOKENs ignored (passive side, or reporting on no psn
+	 * of ours)
+	 */
+	NDP_MIB_INBADTOKENS,
+	/* AdmitTokens: connections created by a first window with a valid
+	 * token
+	 */
+	NDP_MIB_ADMITTOKENS,
+	/* AdmitBadTokens: tokens refused (forged, another address, expired) */
+	NDP_MIB_ADMITBADTOKENS,
 	NDP_MIB_MAX
 };
 

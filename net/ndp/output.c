@@ -702,6 +702,23 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 	return skb;
 }
 
+/* Send @skb, a control packet of @fl that belongs to no socket. */
+static void ndp_reply_xmit(struct net *net, const struct ndp_flow *fl,
+			   struct sk_buff *skb)
+{
+	struct dst_entry *dst;
+	u32 cookie;
+
+	/* No socket to cache a route in: one lookup, as TCP's RST. */
+	dst = ndp_route(net, NULL, fl, 0, fl->ifindex, &cookie);
+	if (IS_ERR(dst)) {
+		kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
+		return;
+	}
+	ndp_xmit_dst(net, NULL, fl, 0, dst, skb,
+		     READ_ONCE(ndp_pernet(net)->udp_port));
+}
+
 /*
  * A reply that belongs to no socket: RST, or ACK from time-wait with the
  * cumulative ack @cum (the next psn that connection expected).
@@ -709,9 +726,7 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		    u32 psn, u32 cum)
 {
-	struct dst_entry *dst;
 	struct sk_buff *skb;
-	u32 cookie;
 
 	skb = ndp_ctrl_alloc(fl, type, 0, psn);
 	if (!skb)
@@ -722,14 +737,20 @@ void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		NDP_INC_STATS(net, NDP_MIB_OUTRSTS);
 	else if (type == NDP_PKT_ACK)
 		NDP_INC_STATS(net, NDP_MIB_OUTACKS);
-	/* No socket to cache a route in: one lookup, as TCP's RST. */
-	dst = ndp_route(net, NULL, fl, 0, fl->ifindex, &cookie);
-	if (IS_ERR(dst)) {
-		kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
+	ndp_reply_xmit(net, fl, skb);
+}
+
+/* A CHALLENGE (admit.c) about first-window packet @psn of @fl. */
+void ndp_send_challenge(struct net *net, const struct ndp_flow *fl, u32 psn,
+			u32 cookie)
+{
+	struct sk_buff *skb;
+
+	skb = ndp_ctrl_alloc(fl, NDP_PKT_CHALLENGE, 0, psn);
+	if (!skb)
 		return;
-	}
-	ndp_xmit_dst(net, NULL, fl, 0, dst, skb,
-		     READ_ONCE(ndp_pernet(net)->udp_port));
+	ndp_hdr(skb)->pull = htonl(cookie);
+	ndp_reply_xmit(net, fl, skb);
 }
 
 /*
@@ -800,6 +821,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	flags |= cb->flags;
 	if (nsk->passive)
 		flags |= NDP_F_PASSIVE;
+	else if (flags & NDP_F_SYN)
+		flags |= ndp_admit_tx_flags(sk);
 	path = ndp_data_path(sk, cb, flags);
 	if (cb->sent)
 		cb->resent = 1;
@@ -828,6 +851,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	nh->path = path;
 	if (flags & NDP_F_SYN)
 		nh->syn_off = htonl(cb->psn - nsk->isn);
+	if (flags & (NDP_F_ECHO | NDP_F_TOKEN))
+		ndp_admit_tx_fill(sk, nh, flags);
 	left = nsk->snd_bytes - cb->offset;
 	nh->prio = htonl(min_t(u64, left, U32_MAX));
 	nh->paylen = htons(skb->len);

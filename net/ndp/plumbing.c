@@ -404,9 +404,12 @@ static int __net_init ndp_net_init(struct net *net)
 	nn->net = net;
 	atomic_set(&nn->embryonic, 0);
 	atomic_set(&nn->orphans, 0);
-	err = ndp_hash_net_init(nn);
+	err = ndp_admit_net_init(nn);
 	if (err)
 		return err;
+	err = ndp_hash_net_init(nn);
+	if (err)
+		goto err_admit;
 	err = ndp_tw_net_init(nn);
 	if (err)
 		goto err_hash;
@@ -445,6 +448,8 @@ err_tw_only:
 	ndp_tw_net_exit(nn);
 err_hash:
 	ndp_hash_net_exit(nn);
+err_admit:
+	ndp_admit_net_exit(nn);
 	return err;
 }
 
@@ -459,6 +464,7 @@ static void __net_exit ndp_net_exit(struct net *net)
 	ndp_tw_net_exit(nn);
 	ndp_hash_net_exit(nn);
 	ndp_peer_net_exit(nn);
+	ndp_admit_net_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
 	ndp_nl_net_exit(nn);

@@ -93,6 +93,18 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_RTOSPURIOUS] = "RtoSpurious",
 	[NDP_MIB_RTTCACHEHITS] = "RttCacheHits",
 	[NDP_MIB_RTOLATE] = "RtoLate",
+	[NDP_MIB_ADMITCHALLENGES] = "AdmitChallenges",
+	[NDP_MIB_ADMITLISTENERFULL] = "AdmitListenerFull",
+	[NDP_MIB_ADMITNETNSFULL] = "AdmitNetnsFull",
+	[NDP_MIB_ADMITECHOES] = "AdmitEchoes",
+	[NDP_MIB_ADMITBADECHOES] = "AdmitBadEchoes",
+	[NDP_MIB_INCHALLENGES] = "InChallenges",
+	[NDP_MIB_INBADCHALLENGES] = "InBadChallenges",
+	[NDP_MIB_OUTTOKENS] = "OutTokens",
+	[NDP_MIB_INTOKENS] = "InTokens",
+	[NDP_MIB_INBADTOKENS] = "InBadTokens",
+	[NDP_MIB_ADMITTOKENS] = "AdmitTokens",
+	[NDP_MIB_ADMITBADTOKENS] = "AdmitBadTokens",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -16,6 +16,8 @@
  *   timewait.c  time-wait records at both ends, replay rejection
  *   dasr.c      Dart's receiver-advertised sender count (per-netns
  *               table of peer addresses), both ends
+ *   admit.c     admission of first windows under pressure: budgets,
+ *               stateless challenges, tokens and the opener's token cache
  *   ctrl.c      net.ndp.* knobs;  proc.c  /proc/net/ndp_stat
  *
  * Locking, outermost first:
@@ -35,6 +37,8 @@
  *   ndp_net.dasr_lock    (_bh) DASR table inserts and removals, flow
  *                        counts (dasr.c), innermost; lookups under RCU.
  *   ndp_net.peer_lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
+ *   ndp_admit_keys.lock, ndp_admit_cache.lock  (_bh) challenge and token
+ *                        keys, the token cache (admit.c), innermost.
  *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
  *   atomics, so the data path never takes ndp_net.paths_lock.
  */
@@ -52,6 +56,7 @@
 #include <net/ipv6.h>
 #include <net/netns/generic.h>
 #include <net/ndp_wire.h>
+#include <linux/siphash.h>
 #include <net/ndp_compat.h>
 
 #include "mib.h"
@@ -95,6 +100,20 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
 }
 
 /**
+ * struct ndp_admit_keys - keys of the admission challenges (admit.c)
+ * @lock: serialises rotation and reads of @key and @slot.
+ * @key: one key per parity of the time slot it serves.
+ * @slot: the time slot each key serves (U32_MAX: none yet).
+ */
+struct ndp_admit_cache;
+
+struct ndp_admit_keys {
+	spinlock_t		lock;	/* key, slot */
+	siphash_key_t		key[2];
+	u32			slot[2];
+};
+
+/**
  * struct ndp_net - per-network-namespace state of ndp.ko
  * @ctl_table_hdr: registered net.ndp sysctl table.
  * @ctl_mem_hdr: net.ndp.mem (initial namespace only, see sock.c).
@@ -109,9 +128,10 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @time_wait_ms: lifetime of time-wait state at both ends.
  * @max_tw_buckets: time-wait records per namespace, at most; beyond it
  *	the oldest record is evicted.
- * @max_embryonic: connections created by first windows and not yet
- *	accepted, per namespace (a second bound after each listener's
- *	backlog).
+ * @max_embryonic: connections created by unproven first windows and not
+ *	yet accepted, per namespace (admit.c: beyond it, first windows are
+ *	challenged).
+ * @max_listen_embryonic: the same, per listener (at most its backlog).
  * @embryonic_timeout_ms: a connection created by a first window and not
  *	accepted within this time is reset (0: never).
  * @amp_factor: a passive connection sends at most this many times the
@@ -124,7 +144,12 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
  * @orphans: closed connections still delivering data (orphans).
  * @mib: per-cpu event counters.
  * @net: back pointer.
- * @embryonic: connections created by first windows, not yet accepted.
+ * @embryonic: connections created by unproven first windows, not yet
+ *	accepted.
+ * @admit: challenge keys (admit.c).
+ * @admit_tok: token keys (admit.c).
+ * @admit_cache: tokens this namespace got as an opener (admit.c).
+ * @token_lifetime_s: a token is valid this long, up to twice that.
  * @bind_lock: serialises writers of @bind_hash (readers: RCU).
  * @bind_hash: bound sockets (listeners and explicitly or auto-bound
  *	active sockets) by local port.
@@ -189,6 +214,7 @@ struct ndp_net {
 	u32			time_wait_ms;
 	u32			max_tw_buckets;
 	u32			max_embryonic;
+	u32			max_listen_embryonic;
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;
 	u32			ctrl_dscp;
@@ -199,6 +225,10 @@ struct ndp_net {
 
 	struct net		*net;
 	atomic_t		embryonic;
+	struct ndp_admit_keys	admit;
+	struct ndp_admit_keys	admit_tok;
+	struct ndp_admit_cache	*admit_cache;
+	u32			token_lifetime_s;
 	spinlock_t		bind_lock;	/* writers of bind_hash */
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
 	spinlock_t		conn_lock;	/* writers of conn_* */
@@ -386,6 +416,16 @@ struct ndp_dst_slot {
  * @amp_blocked: the bound held a packet back; the next packet from the
  *	peer tries again.
  * @born: jiffies the connection was created (embryonic timeout).
+ * @unproven: listener: children on @accept_q created by unproven first
+ *	windows (admit.c), under @lock.
+ * @admit_unproven: child: counted in its listener's @unproven and in
+ *	&ndp_net.embryonic while on the accept queue.
+ * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
+ *	packet sent from now on echoes it (NDP_F_ECHO).
+ * @echo_cookie: that cookie.
+ * @token_sent: passive side: the TOKEN was sent (admit.c).
+ * @token_looked: active side: the token cache was consulted ...
+ * @token_ok: ... and had @token for the peer's address.
  * @nonce: connection nonce (0 until connected).
  * @flow: addresses, ports and nonce of the connection (set once connected;
  *	immutable afterwards, so readable without @lock).
@@ -517,6 +557,14 @@ struct ndp_sock {
 	bool			passive;
 	bool			addr_ok;
 	bool			amp_blocked;
+	bool			admit_unproven;
+	bool			echo_ok;
+	bool			token_sent;
+	bool			token_looked;
+	bool			token_ok;
+	u32			echo_cookie;
+	u32			token;
+	u32			unproven;
 	u64			amp_rx;
 	u64			amp_tx;
 	unsigned long		born;
@@ -872,6 +920,8 @@ int ndp_route_mtu(struct sock *sk, u32 *mtu);
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl);
 void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq);
 struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn);
+void ndp_send_challenge(struct net *net, const struct ndp_flow *fl, u32 psn,
+			u32 cookie);
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		    u32 psn, u32 cum);
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq);
@@ -935,6 +985,27 @@ void ndp_rtt_sample(struct sock *sk, u64 sent_ns);
 void ndp_rtt_save(struct sock *sk);
 u32 ndp_rto_backed_off_us(const struct sock *sk);
 unsigned long ndp_rto_timeout(const struct sock *sk);
+/* admit.c */
+enum ndp_admit_verdict {
+	NDP_ADMIT_OPEN,
+	NDP_ADMIT_CHALLENGE,
+	NDP_ADMIT_DROP,
+};
+
+int ndp_admit_net_init(struct ndp_net *nn);
+void ndp_admit_net_exit(struct ndp_net *nn);
+bool ndp_admit_token_ok(struct net *net, const struct ndp_flow *fl, u32 token);
+void ndp_admit_send_token(struct sock *sk, struct sk_buff_head *xmitq);
+void ndp_admit_token_store(struct net *net, const struct ndp_flow *fl,
+			   u32 token);
+u16 ndp_admit_tx_flags(struct sock *sk);
+void ndp_admit_tx_fill(struct sock *sk, struct ndphdr *nh, u16 flags);
+bool ndp_admit_echo_ok(struct net *net, const struct ndp_flow *fl, u32 cookie);
+enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, u16 proof);
+void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, u16 proof);
+void ndp_admit_dequeued(struct sock *lsk, struct ndp_sock *child);
+void ndp_admit_challenge(struct net *net, const struct sk_buff *skb,
+			 const struct ndp_flow *fl);
 
 /* timer.c */
 void ndp_timer_init(struct sock *sk);

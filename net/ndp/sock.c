@@ -359,15 +359,15 @@ void ndp_abort_child(struct sock *sk)
 
 static void ndp_unlisten(struct sock *sk)
 {
-	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_sock *child, *tmp;
 	LIST_HEAD(children);
 
 	spin_lock_bh(&nsk->lock);
 	inet_sk_set_state(sk, TCP_CLOSE);
+	list_for_each_entry(child, &nsk->accept_q, accept_q)
+		ndp_admit_dequeued(sk, child);
 	list_splice_init(&nsk->accept_q, &children);
-	atomic_sub(READ_ONCE(sk->sk_ack_backlog), &nn->embryonic);
 	WRITE_ONCE(sk->sk_ack_backlog, 0);
 	spin_unlock_bh(&nsk->lock);
 	list_for_each_entry_safe(child, tmp, &children, accept_q) {
@@ -924,7 +924,7 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 		if (child) {
 			list_del_init(&child->accept_q);
 			sk_acceptq_removed(sk);
-			atomic_dec(&ndp_pernet(sock_net(sk))->embryonic);
+			ndp_admit_dequeued(sk, child);
 			child->parent = NULL;
 			WRITE_ONCE(child->user_seen, true);
 		}

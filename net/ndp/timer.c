@@ -93,7 +93,6 @@ static void ndp_embryonic_expire(struct sock *lsk, struct list_head *expired)
 {
 	unsigned long tmo = ndp_embryonic_timeout(lsk);
 	struct ndp_sock *lnsk = ndp_sk(lsk);
-	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
 	struct ndp_sock *child, *tmp;
 
 	lockdep_assert_held(&lnsk->lock);
@@ -108,7 +107,7 @@ static void ndp_embryonic_expire(struct sock *lsk, struct list_head *expired)
 		list_move_tail(&child->accept_q, expired);
 		child->parent = NULL;
 		sk_acceptq_removed(lsk);
-		atomic_dec(&nn->embryonic);
+		ndp_admit_dequeued(lsk, child);
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_EMBRYONICTIMEOUTS);
 	}
 }

@@ -24,16 +24,19 @@ local types = {
 	[3] = "NACK",
 	[4] = "PULL",
 	[5] = "RST",
+	[6] = "CHALLENGE",
+	[7] = "TOKEN",
 }
 
 local F_SYN, F_LAST, F_TRIMMED, F_RTS = 0x0001, 0x0002, 0x0004, 0x0008
 local F_UNSCHED, F_PULL, F_FIN, F_RTX = 0x0010, 0x0020, 0x0040, 0x0080
-local F_PASSIVE, F_DUP = 0x0100, 0x0400
-local F_DEFINED = 0x05ff
+local F_PASSIVE, F_ECHO, F_TOKEN, F_DUP = 0x0100, 0x0200, 0x0400, 0x0800
+local F_DEFINED = 0x0fff
 local flag_names = {
 	{ F_SYN, "SYN" }, { F_LAST, "LAST" }, { F_TRIMMED, "TRIMMED" },
 	{ F_RTS, "RTS" }, { F_UNSCHED, "UNSCHED" }, { F_PULL, "PULL" },
 	{ F_FIN, "FIN" }, { F_RTX, "RTX" }, { F_PASSIVE, "PASSIVE" },
+	{ F_ECHO, "ECHO" }, { F_TOKEN, "TOKEN" },
 	{ F_DUP, "DUP" },
 }
 
@@ -54,6 +57,8 @@ f.f_pull = ProtoField.bool("ndpt.flags.pull", "PULL", 16, nil, F_PULL)
 f.f_fin = ProtoField.bool("ndpt.flags.fin", "FIN", 16, nil, F_FIN)
 f.f_rtx = ProtoField.bool("ndpt.flags.rtx", "RTX (retransmission)", 16, nil, F_RTX)
 f.f_passive = ProtoField.bool("ndpt.flags.passive", "PASSIVE", 16, nil, F_PASSIVE)
+f.f_echo = ProtoField.bool("ndpt.flags.echo", "ECHO (pull counter: echoed cookie)", 16, nil, F_ECHO)
+f.f_token = ProtoField.bool("ndpt.flags.token", "TOKEN (pull counter: token)", 16, nil, F_TOKEN)
 f.f_dup = ProtoField.bool("ndpt.flags.dup", "DUP (ACK of a duplicate)", 16, nil, F_DUP)
 f.f_undef = ProtoField.uint16("ndpt.flags.undefined", "Undefined bits", base.HEX,
 			      nil, 0xffff - F_DEFINED)
@@ -62,7 +67,7 @@ f.psn = ProtoField.uint32("ndpt.psn", "Packet sequence number", base.DEC)
 f.syn_off = ProtoField.uint32("ndpt.syn_offset", "SYN offset", base.DEC)
 f.cum_ack = ProtoField.uint32("ndpt.cum_ack", "Cumulative ack", base.DEC)
 f.word4 = ProtoField.uint32("ndpt.word4", "SYN offset / cumulative ack", base.DEC)
-f.pull = ProtoField.uint32("ndpt.pull", "Pull counter", base.DEC)
+f.pull = ProtoField.uint32("ndpt.pull", "Pull counter (CHALLENGE, ECHO: cookie; TOKEN: token)", base.DEC)
 f.prio = ProtoField.uint32("ndpt.prio", "Priority (remaining bytes)", base.DEC)
 f.paylen = ProtoField.uint16("ndpt.paylen", "Payload length", base.DEC)
 f.path = ProtoField.uint8("ndpt.path", "Path id", base.DEC)
@@ -211,6 +216,8 @@ function ndp.dissector(tvb, pinfo, tree)
 	ft:add(f.f_fin, tvb(6, 2))
 	ft:add(f.f_rtx, tvb(6, 2))
 	ft:add(f.f_passive, tvb(6, 2))
+	ft:add(f.f_echo, tvb(6, 2))
+	ft:add(f.f_token, tvb(6, 2))
 	ft:add(f.f_dup, tvb(6, 2))
 	local fu = ft:add(f.f_undef, tvb(6, 2))
 	if bit32.band(flags, 0xffff - F_DEFINED) ~= 0 then fu:add_proto_expert_info(e.bad_flags) end
@@ -302,6 +309,11 @@ function ndp.dissector(tvb, pinfo, tree)
 		info = info .. " len=" .. paylen
 	elseif bit32.band(flags, F_PULL) ~= 0 or ptype == 4 then
 		info = info .. " pull=" .. tvb(20, 4):uint()
+	end
+	if ptype == 6 or bit32.band(flags, F_ECHO) ~= 0 then
+		info = info .. " cookie=" .. tvb(20, 4):uint()
+	elseif ptype == 7 or bit32.band(flags, F_TOKEN) ~= 0 then
+		info = info .. " token=" .. tvb(20, 4):uint()
 	end
 	if tvb(30, 1):uint() ~= 0 then info = info .. " path=" .. tvb(30, 1):uint() end
 	pinfo.cols.info = info

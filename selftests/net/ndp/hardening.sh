@@ -106,8 +106,10 @@ sleep 0.5
 s1=$(xfer_stats "$ns_b")
 ndp_lib_expect_le "backlog 1: at most 2 unaccepted connections" 2 \
 	"$(xfer_delta "$s0" "$s1" "$ns_b" PassiveOpens)"
-xfer_expect_moved "backlog 1: the others counted in ListenOverflows" \
-	"$s0" "$s1" "$ns_b" ListenOverflows
+# The listener's budget of unproven connections is its backlog (1): the
+# others are challenged (admit.c), or refused if proven.
+xfer_expect_moved "backlog 1: the others challenged or refused (AdmitListenerFull, ListenOverflows)" \
+	"$s0" "$s1" "$ns_b" AdmitListenerFull ListenOverflows
 
 port=$(xfer_next_port)
 hold "$ns_b" "$port" 16 drop "$d/hold3"

@@ -15,15 +15,16 @@
  *
  *     SPEC is TYPE[*COUNT][:KEY=VALUE]... with
  *       TYPE   data | hdr (a DATA header already trimmed) | ack | nack |
- *              pull | rst
+ *              pull | rst | challenge | token
  *       COUNT  number of such packets (default 1)
  *       KEY    size=BYTES   payload (default 1000 for data, else 0)
  *              prio=N       ndphdr.prio (default 0)
  *              sport=N, dport=N   override --sport/--dport
  *              flags=F[,F]  syn last trimmed rts unsched pull fin rtx
- *                           passive
+ *                           passive echo token
  *              synoff=N     ndphdr.syn_off (SYN offset or cumulative ack)
- *              pull=N       ndphdr.pull (pull counter)
+ *              pull=N       ndphdr.pull (pull counter; the cookie of a
+ *                           challenge, or echoed with flags=echo)
  *              psn=N        this packet's psn (the next ones follow it)
  *              badpcsum=1   DATA: a payload checksum that does not match
  *              badhcsum=1   a header checksum that does not match
@@ -63,6 +64,8 @@
  *       pkt I type=T psn=N sport=N dport=N flags=F prio=N paylen=N len=N
  *           doff=N opts=ok|BAD|- hcsum=ok|BAD pcsum=ok|BAD|- src=A dst=B
  *           t_us=N detours=N
+ *     and for a challenge or a token a second line
+ *       "pkt I nonce=N cookie=N"
  *     (len: payload bytes present after the doff*4-byte header; t_us:
  *     kernel receive time since the first packet) and a summary line:
  *       summary pkts=N data=N trimmed=N ctrl=N rts=N bad_hcsum=N
@@ -113,6 +116,8 @@ enum {
 	NDP_PKT_NACK,
 	NDP_PKT_PULL,
 	NDP_PKT_RST,
+	NDP_PKT_CHALLENGE,
+	NDP_PKT_TOKEN,
 	NDP_PKT_MAX
 };
 
@@ -125,6 +130,8 @@ enum {
 #define NDP_F_FIN	0x0040
 #define NDP_F_RTX	0x0080
 #define NDP_F_PASSIVE	0x0100
+#define NDP_F_ECHO	0x0200
+#define NDP_F_TOKEN	0x0400
 
 struct ndphdr {
 	uint16_t source, dest;
@@ -150,6 +157,7 @@ struct ndp_udphdr {
 static const char *const ndp_type_names[NDP_PKT_MAX] = {
 	[NDP_PKT_DATA] = "data", [NDP_PKT_ACK] = "ack", [NDP_PKT_NACK] = "nack",
 	[NDP_PKT_PULL] = "pull", [NDP_PKT_RST] = "rst",
+	[NDP_PKT_CHALLENGE] = "challenge", [NDP_PKT_TOKEN] = "token",
 };
 
 static const struct {
@@ -160,7 +168,8 @@ static const struct {
 	{ "trimmed", NDP_F_TRIMMED }, { "rts", NDP_F_RTS },
 	{ "unsched", NDP_F_UNSCHED }, { "pull", NDP_F_PULL },
 	{ "fin", NDP_F_FIN }, { "rtx", NDP_F_RTX },
-	{ "passive", NDP_F_PASSIVE },
+	{ "passive", NDP_F_PASSIVE }, { "echo", NDP_F_ECHO },
+	{ "token", NDP_F_TOKEN },
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -868,6 +877,9 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 		check_payload ? (pok ? "ok" : "BAD") : "-",
 		lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts),
 		nh->detours, ud);
+	if (nh->type == NDP_PKT_CHALLENGE || nh->type == NDP_PKT_TOKEN)
+		fprintf(stdout, "pkt %lu nonce=%u cookie=%u\n", st->pkts,
+			ntohl(nh->nonce), ntohl(nh->pull));
 	fflush(stdout);
 	return true;
 }

@@ -20,7 +20,9 @@ pull_pacing_pct 99 1 100
 time_wait_ms 1000 0 600000
 max_tw_buckets 65536 1 16777216
 max_embryonic 1024 1 1048576
+max_listen_embryonic 128 1 1048576
 embryonic_timeout_ms 60000 0 600000
+token_lifetime_s 3600 1 604800
 amp_factor 3 0 1000
 max_orphans 65536 0 16777216
 orphan_retries 8 1 255
