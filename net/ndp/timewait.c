@@ -16,6 +16,10 @@
  *     we finished, e.g. the server closed first and the connection ended
  *     when its own FIN was acknowledged): ACKed, and the record now
  *     expects the psn after it, as an open socket would;
+ *   - a record that never heard from the peer (it closed before anything
+ *     of the peer's arrived) knows no expected psn: the peer's FIN alone,
+ *     as the first packet of its stream (SYN, syn_off 0, no payload), is
+ *     ACKed; anything else is RST, never compared with an unknown psn;
  *   - any other DATA (payload sent to a connection that is over): RST;
  *   - ACK, NACK, PULL, RST: dropped silently (nothing is owed).
  * DATA with SYN is counted in ReplayRejected in every case: it would have
@@ -57,6 +61,7 @@ struct ndp_tw {
 	struct rcu_head		rcu;
 	struct ndp_flow		fl;
 	u32			rcv_nxt;
+	bool			rcv_known;
 	unsigned long		expires;
 	unsigned long		id;
 	u64			cookie;
@@ -122,6 +127,7 @@ void ndp_tw_add(struct sock *sk)
 		return;
 	tw->fl = nsk->flow;
 	tw->rcv_nxt = nsk->rcv_nxt;
+	tw->rcv_known = nsk->rcv_isn_known;
 	tw->expires = jiffies + msecs_to_jiffies(ms);
 	/* As TCP's time-wait sockets, the record keeps the socket's cookie. */
 	tw->cookie = atomic64_read(&sk->sk_cookie);
@@ -174,7 +180,24 @@ bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 	}
 	if (nh->type == NDP_PKT_DATA) {
 		spin_lock_bh(&nn->twr_lock);
-		if (ndp_before(psn, tw->rcv_nxt)) {
+		if (!tw->rcv_known) {
+			/* Nothing came from the peer: its first psn is
+			 * known only from a first-window packet.  A FIN
+			 * alone that opens its stream (it closed without
+			 * sending) is acknowledged; anything else is data
+			 * that can no longer be delivered.
+			 */
+			if ((flags & NDP_F_SYN) && (flags & NDP_F_FIN) &&
+			    !nh->syn_off && !ntohs(nh->paylen) &&
+			    !(flags & NDP_F_TRIMMED)) {
+				tw->rcv_nxt = psn + 1;
+				tw->rcv_known = true;
+				reply = NDP_PKT_ACK;
+				NDP_INC_STATS(net, NDP_MIB_TWFINACKED);
+			} else {
+				reply = NDP_PKT_RST;
+			}
+		} else if (ndp_before(psn, tw->rcv_nxt)) {
 			reply = NDP_PKT_ACK;
 		} else if (psn == tw->rcv_nxt && (flags & NDP_F_FIN) &&
 			   !ntohs(nh->paylen) && !(flags & NDP_F_TRIMMED)) {
