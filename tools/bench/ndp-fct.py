@@ -24,7 +24,10 @@
         Prints "ready" once listening, then waits for T0-FILE to hold t0
         (seconds since the epoch; flow start times count from it), prints
         "clientdone" once its flows and background are over; then serves until SIGTERM, when it writes
-        OUT: per flow "F ID status fct_us late_ms", per background flow
+        OUT: per flow "F ID status fct_us late_ms rtos" (rtos: the RTO
+        expiries of the sender's socket, NDP_INFO ndpi_rtos or TCP_INFO
+        tcpi_total_rto, -1 if unknown), per flow received "R ID rtos"
+        (the receiver's socket, likewise), per background flow
         "B bytes secs", and its namespace's counter deltas "C name value".
         A background flow writes BG-CHUNK (64 KB) bytes at a time, at
         fixed intervals (fewer system calls: Python under TCG is slow).
@@ -54,6 +57,26 @@ KB = 1024
 BUCKETS = ((0, 10 * KB), (10 * KB, 50 * KB), (50 * KB, 100 * KB))
 PERIOD = 251
 PATTERN = bytes(i % PERIOD for i in range(100 * KB + 2 * PERIOD + 65536))
+SOL_NDP, NDP_INFO = 253, 1
+NDPI_RTOS_OFF = 108         # offsetof(struct ndp_info, ndpi_rtos)
+TCPI_TOTAL_RTO_OFF = 240    # offsetof(struct tcp_info, tcpi_total_rto), Linux 6.7+
+RX_RTOS, RX_LOCK = {}, threading.Lock()
+
+
+def sock_rtos(s):
+    """RTO expiries of socket s so far (NDP or TCP), -1 if unknown."""
+    try:
+        if s.type == SOCK_NDP or s.proto == 253:
+            b = s.getsockopt(SOL_NDP, NDP_INFO, 256)
+            if len(b) >= NDPI_RTOS_OFF + 4:
+                return struct.unpack_from("I", b, NDPI_RTOS_OFF)[0]
+        else:
+            b = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+            if len(b) >= TCPI_TOTAL_RTO_OFF + 2:
+                return struct.unpack_from("H", b, TCPI_TOTAL_RTO_OFF)[0]
+    except OSError:
+        pass
+    return -1
 
 
 def load_plan(path):
@@ -155,6 +178,8 @@ def serve(c):
         c.sendall(b"K" if ok else b"X")
         while c.recv(4096):
             pass
+        with RX_LOCK:
+            RX_RTOS[fid] = sock_rtos(c)
     except OSError:
         pass
     finally:
@@ -230,7 +255,7 @@ def cmd_host(a):
 
     def run_flow(f):
         late = (time.time() - (a.t0 + f["start"])) * 1000
-        st, fct = "ok", 0.0
+        st, fct, rtos = "ok", 0.0, -1
         t1 = time.monotonic()
         s = None
         try:
@@ -246,15 +271,18 @@ def cmd_host(a):
             r = s.recv(1)
             fct = (time.monotonic() - t1) * 1e6
             st = {b"K": "ok", b"X": "corrupt", b"": "eof"}.get(r, "bad")
+            rtos = sock_rtos(s)
         except socket.timeout:
             st = "timeout"
         except OSError as e:
             st = errno.errorcode.get(e.errno, "oserror") if e.errno else "oserror"
         finally:
             if s is not None:
+                if rtos < 0:
+                    rtos = sock_rtos(s)
                 s.close()
         with lock:
-            res.append("F %d %s %.0f %.1f" % (f["id"], st, fct, late))
+            res.append("F %d %s %.0f %.1f %d" % (f["id"], st, fct, late, rtos))
 
     def run_bg(dst, bps):
         chunk = a.bg_chunk
@@ -305,6 +333,9 @@ def cmd_host(a):
     with open(a.out + ".tmp", "w") as f:
         for line in res + bgres:
             f.write(line + "\n")
+        with RX_LOCK:
+            for fid in sorted(RX_RTOS):
+                f.write("R %d %d\n" % (fid, RX_RTOS[fid]))
         for k in sorted(after):
             f.write("C %s %d\n" % (k, after[k] - before.get(k, 0)))
     os.rename(a.out + ".tmp", a.out)
@@ -355,6 +386,7 @@ def cmd_report(a):
     _, flows = load_plan(a.plan)
     byid = {f["id"]: f for f in flows}
     got, bgb, bgs, ctr, late = {}, 0, 0.0, {}, 0.0
+    srto, rrto = {}, {}
     for path in a.outs:
         try:
             with open(path) as f:
@@ -363,6 +395,10 @@ def cmd_report(a):
                     if w[0] == "F":
                         got[int(w[1])] = (w[2], float(w[3]))
                         late = max(late, float(w[4]))
+                        if len(w) > 5:
+                            srto[int(w[1])] = int(w[5])
+                    elif w[0] == "R":
+                        rrto[int(w[1])] = int(w[2])
                     elif w[0] == "B":
                         bgb += int(w[1])
                         bgs += float(w[2])
@@ -397,11 +433,33 @@ def cmd_report(a):
             nbg = sum(1 for line in open(a.plan) if line.startswith("B "))
             words.append("bg_load=%.3f" % (bgb * 8 / (bgs / max(nbg, 1)) / nbg / (a.rate * 1e6)))
         for k in ("OutUnsched", "PushWindows", "DasrShrunkWindows", "InTrimmed", "OutNacks",
-                  "Rtos", "RetransSegs", "TCPTimeouts"):
+                  "Rtos", "RtxTimeout", "RtoSpurious", "InDups", "RetransSegs", "TCPTimeouts"):
             if k in ctr:
                 words.append("h_%s=%d" % (k, ctr[k]))
         if fails:
             words.append("failed=" + ",".join("%s:%d" % kv for kv in sorted(fails.items())))
+        # flows that met an RTO: the sender's or the receiver's socket
+        # had at least one expiry (flows whose sockets could not be read
+        # count as unknown)
+        met, known, met_inc, met_iso, fct_met = 0, 0, 0, 0, []
+        for fid in byid:
+            sv, rv = srto.get(fid, -1), rrto.get(fid, -1)
+            if sv < 0 and rv < 0:
+                continue
+            known += 1
+            if max(sv, 0) + max(rv, 0) > 0:
+                met += 1
+                fct_met.append(fct[fid])
+                if byid[fid]["kind"] == "iso":
+                    met_iso += 1
+                else:
+                    met_inc += 1
+        words.append("rto_flows=%d rto_known=%d rto_flows_incast=%d rto_flows_iso=%d "
+                     "rto_snd_expiries=%d rto_rcv_expiries=%d" % (
+                         met, known, met_inc, met_iso,
+                         sum(v for v in srto.values() if v > 0),
+                         sum(v for v in rrto.values() if v > 0)))
+        words.append(stats("rto_", fct_met))
     if a.extra:
         words.append(a.extra)
     print(" ".join(words))

@@ -4,6 +4,7 @@
  * for NDP and TCP; the socket type is the only difference (-p ndp|tcp).
  *
  *   server:  ndpperf -s [-S] [-p ndp|tcp] [-4|-6] [-P PORT] [-b ADDR]
+ *                    [-G FILE]
  *   client:  ndpperf -c HOST[,HOST...] [-p ndp|tcp] [-4|-6] [-P PORT]
  *                    [-m rr|crr|bulk|incast] [-r REQ] [-R RESP] [-n ITER]
  *                    [-d SECS] [-w WARMUP] [-N FLOWS] [-Q PRIO] [-D]
@@ -43,6 +44,15 @@
  * in the accepting thread, as netperf's TCP_CRR server does: a new thread
  * per connection costs more than a round trip under emulation and would
  * hide the handshake NDP saves, so crr is measured against -S.
+ *
+ * Goodput (-G FILE, server): every 50 ms a thread replaces FILE (written
+ * to FILE.tmp, then renamed) with one line "NS BYTES": the CLOCK_REALTIME
+ * time in nanoseconds and the request payload bytes the server has
+ * received and found intact so far, over all its connections (a chunk
+ * counts once it has been checked; after the first bad byte of a request
+ * nothing more of it counts).  Two readings of FILE give the application
+ * goodput over the time between them, whatever the link carried
+ * (duplicates, headers, control packets).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -90,7 +100,7 @@ static struct {
 	bool server, serial, ndp, nodelay, quiet;
 	int family, port, flows, prio, warmup, timeout_s;
 	enum perf_mode mode;
-	const char *bind, *raw;
+	const char *bind, *raw, *goodput;
 	char *hosts[PERF_MAX_FLOWS];
 	int nhosts;
 	int64_t req, resp, iters;
@@ -320,9 +330,13 @@ static int perf_send_msg(int fd, const void *hdr, size_t hlen, uint64_t seq,
 	return 0;
 }
 
+/* Request payload bytes received and found intact (server, -G). */
+static uint64_t perf_verified;
+
 /*
  * Receive and check @len bytes of stream (@seq, @dir).  Returns 0, -errno,
- * or the first corrupt offset + 1 (positive).
+ * or the first corrupt offset + 1 (positive).  Intact request bytes
+ * (@dir 'q') are added to perf_verified.
  */
 static int64_t perf_recv_payload(int fd, uint64_t seq, char dir, uint64_t len)
 {
@@ -344,6 +358,8 @@ static int64_t perf_recv_payload(int fd, uint64_t seq, char dir, uint64_t len)
 			i = perf_check(buf, seq, dir, off, r);
 			if (i >= 0)
 				bad = off + i;
+			else if (dir == 'q')
+				__atomic_fetch_add(&perf_verified, r, __ATOMIC_RELAXED);
 		}
 		off += r;
 	}
@@ -413,6 +429,30 @@ static void *perf_serve(void *arg)
 	return NULL;
 }
 
+/* -G: replace opt.goodput with "NS BYTES" every 50 ms (see the top). */
+static void *perf_goodput(void *arg)
+{
+	static char tmp[4096];
+	struct timespec ts, tick = { 0, 50 * 1000 * 1000 };
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", opt.goodput);
+	for (;;) {
+		v = __atomic_load_n(&perf_verified, __ATOMIC_RELAXED);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		f = fopen(tmp, "w");
+		if (!f)
+			fail("-G %s: %s", tmp, strerror(errno));
+		fprintf(f, "%llu %llu\n",
+			(unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec, v);
+		if (fclose(f) || rename(tmp, opt.goodput))
+			fail("-G %s: %s", opt.goodput, strerror(errno));
+		nanosleep(&tick, NULL);
+	}
+	return NULL;
+}
+
 static int perf_server(void)
 {
 	struct sockaddr_storage ss;
@@ -426,6 +466,13 @@ static int perf_server(void)
 		fail("listen: %s", strerror(errno));
 	fprintf(stderr, "ndpperf: %s server listening on port %d\n",
 		opt.ndp ? "ndp" : "tcp", opt.port);
+	if (opt.goodput) {
+		pthread_t gt;
+
+		if (pthread_create(&gt, NULL, perf_goodput, NULL))
+			fail("-G: cannot start the goodput thread");
+		pthread_detach(gt);
+	}
 	for (;;) {
 		pthread_t th;
 		int fd = accept(lfd, NULL, NULL);
@@ -840,6 +887,7 @@ static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
 		"usage: ndpperf -s [-S] [-p ndp|tcp] [-4|-6] [-P port] [-b addr]\n"
+		"               [-G goodput_file]\n"
 		"       ndpperf -c host[,host...] [-p ndp|tcp] [-4|-6] [-P port]\n"
 		"               [-m rr|crr|bulk|incast] [-r req] [-R resp] [-n iters]\n"
 		"               [-d secs] [-w warmup] [-N flows] [-Q prio] [-D]\n"
@@ -853,7 +901,7 @@ int main(int argc, char **argv)
 	char *tok;
 	int c;
 
-	while ((c = getopt(argc, argv, "sSc:p:46P:b:m:r:R:n:d:w:N:Q:Do:T:qh")) != -1) {
+	while ((c = getopt(argc, argv, "sSc:p:46P:b:G:m:r:R:n:d:w:N:Q:Do:T:qh")) != -1) {
 		switch (c) {
 		case 's':
 			opt.server = true;
@@ -885,6 +933,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			opt.bind = optarg;
+			break;
+		case 'G':
+			opt.goodput = optarg;
 			break;
 		case 'm':
 			if (!strcmp(optarg, "rr"))
@@ -937,7 +988,7 @@ int main(int argc, char **argv)
 	}
 	client = opt.nhosts > 0;
 	if (optind != argc || opt.server == client ||
-	    (opt.serial && !opt.server))
+	    (opt.serial && !opt.server) || (opt.goodput && !opt.server))
 		usage();
 	if (opt.flows < 1 || opt.flows > PERF_MAX_FLOWS)
 		fail("-N must be 1..%d", PERF_MAX_FLOWS);
