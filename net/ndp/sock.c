@@ -562,6 +562,8 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_data_rcvd = nsk->st_data_rcvd;
 	info->ndpi_trims_rcvd = nsk->st_trims_rcvd;
 	info->ndpi_nacks_sent = nsk->st_nacks_sent;
+	/* Written under the pull queue's lock: a snapshot. */
+	info->ndpi_pulls_sent = READ_ONCE(nsk->pull_ctr);
 	info->ndpi_push_window = nsk->push_window;
 	info->ndpi_peer_nsenders = nsk->dasr_peer_n;
 	info->ndpi_nsenders = ndp_dasr_nsenders(sock_net(sk));
