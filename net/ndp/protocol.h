@@ -48,7 +48,6 @@
 #include <linux/types.h>
 #include <linux/udp.h>
 #include <linux/hrtimer.h>
-#include <linux/win_minmax.h>
 #include <linux/mutex.h>
 #include <linux/rhashtable-types.h>
 #include <linux/workqueue.h>
@@ -482,7 +481,9 @@ struct ndp_dst_slot {
  * @rto_late: the timer ran late and was given one more tick (timer.c).
  * @srtt_us8: smoothed RTT, microseconds times 8 (0: no sample yet).
  * @rttvar_us4: RTT variation, microseconds times 4.
- * @min_rtt: windowed minimum RTT, microseconds (NDP_MIN_RTT_WIN).
+ * @min_rtt_us: minimum RTT over the last NDP_MIN_RTT_WIN or so,
+ *	microseconds (0: no sample).
+ * @min_rtt_stamp: jiffies of the sample @min_rtt_us came from.
  * @rtt_samples: RTT samples taken (Karn's rule: from packets sent once).
  * @rtt_last_us: the latest sample, microseconds.
  * @rto_psn: psn of the last packet the RTO resent, while @rto_psn_valid:
@@ -611,7 +612,8 @@ struct ndp_sock {
 	u32			rto_psn;
 	u32			srtt_us8;
 	u32			rttvar_us4;
-	struct minmax		min_rtt;
+	u32			min_rtt_us;
+	u32			min_rtt_stamp;
 	u32			rtt_samples;
 	u32			rtt_last_us;
 	u32			retries;

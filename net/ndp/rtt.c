@@ -14,7 +14,7 @@
  *     ends).  Packets sent more than once give none (Karn's rule), nor do
  *     NACKs, returns to sender or cumulative acknowledgments.
  *   - Estimator (RFC 6298, in TCP's fixed point): srtt and rttvar, plus a
- *     windowed minimum (lib/win_minmax) over NDP_MIN_RTT_WIN.
+ *     windowed minimum over NDP_MIN_RTT_WIN (reported, NDP_INFO).
  *   - Timeout: srtt + max(4 rttvar, NDP_RTO_QUEUE_PKTS packet times on
  *     the link, two clock ticks), at least net.ndp.rto_min_us and at
  *     most net.ndp.rto_max_us.  The packet-time term covers a sample
@@ -167,7 +167,15 @@ void ndp_rtt_sample(struct sock *sk, u64 sent_ns)
 	else
 		m = min_t(u64, div_u64(now - sent_ns, NSEC_PER_USEC),
 			  NDP_RTT_MAX_US) ?: 1;
-	minmax_running_min(&nsk->min_rtt, NDP_MIN_RTT_WIN, (u32)jiffies, m);
+	/* A windowed minimum: the smallest sample, or a newer one once it
+	 * is older than the window (lib/win_minmax is not exported to
+	 * modules on every supported kernel).
+	 */
+	if (!nsk->min_rtt_us || m <= nsk->min_rtt_us ||
+	    (u32)jiffies - nsk->min_rtt_stamp > NDP_MIN_RTT_WIN) {
+		nsk->min_rtt_us = m;
+		nsk->min_rtt_stamp = (u32)jiffies;
+	}
 	if (!nsk->srtt_us8) {
 		nsk->srtt_us8 = m << 3;
 		nsk->rttvar_us4 = m << 1;	/* 4 * m / 2 */

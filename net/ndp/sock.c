@@ -531,7 +531,7 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_backoff = nsk->retries;
 	info->ndpi_srtt_us = nsk->srtt_us8 >> 3;
 	info->ndpi_rttvar_us = nsk->rttvar_us4 >> 2;
-	info->ndpi_min_rtt_us = nsk->rtt_samples ? minmax_get(&nsk->min_rtt) : 0;
+	info->ndpi_min_rtt_us = nsk->min_rtt_us;
 	info->ndpi_rtt_samples = nsk->rtt_samples;
 	info->ndpi_rto_backoff = nsk->backoff;
 	info->ndpi_rto_spurious = nsk->st_rto_spurious;

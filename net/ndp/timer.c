@@ -228,7 +228,6 @@ void ndp_timer_init(struct sock *sk)
 
 	timer_setup(&nsk->rto_timer, ndp_rto_fire, 0);
 	nsk->heard = jiffies;
-	minmax_reset(&nsk->min_rtt, (u32)jiffies, ~0U);
 	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_init_us);
 }
 
