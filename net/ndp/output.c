@@ -644,6 +644,10 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq)
 		else
 			dst = ndp_dst_plain(sk, fl, mark);
 		if (IS_ERR(dst)) {
+			/* As inet_sk_rebuild_header(): the RTO reports it
+			 * instead of ETIMEDOUT, and an orphan gives up.
+			 */
+			WRITE_ONCE(sk->sk_err_soft, -PTR_ERR(dst));
 			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			continue;	/* as if lost */
 		}

@@ -46,7 +46,9 @@
  * NDP_RTO_RETRIES expiries in a row without progress, the connection
  * fails with ETIMEDOUT (or the soft error an ICMP unreachable left,
  * ndp_rcv_icmp()).  An orphan (closed by its application) is reset after
- * net.ndp.orphan_retries expiries in a row without an acknowledgment.
+ * net.ndp.orphan_retries expiries in a row without an acknowledgment, or
+ * at the first expiry after a soft error (an ICMP unreachable, or no
+ * route to the peer), as TCP's tcp_orphan_retries().
  *
  * The timer is a timer_list (softirq) holding a socket reference while
  * pending (sk_reset_timer() / sk_stop_timer()).
@@ -181,8 +183,14 @@ static void ndp_rto_fire(struct timer_list *t)
 		goto out;
 	}
 	if (nsk->orphan &&
-	    ++nsk->orphan_rtos > READ_ONCE(nn->orphan_retries)) {
-		/* Nobody reads: the peer must take our data, not only NACK. */
+	    (++nsk->orphan_rtos > READ_ONCE(nn->orphan_retries) ||
+	     READ_ONCE(sk->sk_err_soft))) {
+		/*
+		 * Nobody reads: the peer must take our data, not only NACK.
+		 * An unreachable peer or no route at all (the soft error,
+		 * cleared by progress) ends an orphan at once, as
+		 * tcp_orphan_retries() does.
+		 */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_ORPHANTIMEOUTS);
 		ndp_abort(sk, &xmitq);
 		goto out;
