@@ -31,6 +31,9 @@ unloaded()
 
 	ip netns del "$ns_a"
 	ip netns del "$ns_b"
+	# ndp_diag.ko (ss, ndpctl sockets: autoloaded by earlier tests or
+	# by a failed transfer's diagnostics) holds ndp.ko, not a socket.
+	rmmod ndp_diag 2>/dev/null
 	for i in $(seq 150); do
 		modprobe -r ndp 2>/dev/null && return 0
 		sleep 0.2
