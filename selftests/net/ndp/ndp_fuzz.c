@@ -101,7 +101,7 @@
 #define FZ_NDP_MAX		8
 #define FZ_F_SYN		0x0001
 #define FZ_F_PASSIVE		0x0100
-#define FZ_F_ALL		0x07ff
+#define FZ_F_ALL		0x0fff
 #define FZ_NDP_HDR		40
 
 /* Byte offsets of the fields in the NDP header. */
@@ -656,8 +656,8 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 	case FZ_M_FLAGS:
 		v = flag_combo++ & FZ_F_ALL;
 		if (fz_chance(25))
-			v |= (1 << (11 + fz_below(5))) |
-			     (fz_chance(30) ? fz_rand() & 0xf800 : 0);
+			v |= (1 << (12 + fz_below(4))) |
+			     (fz_chance(30) ? fz_rand() & 0xf000 : 0);
 		fz_desc(m, "flags=0x%x", v);
 		if (v & ~FZ_F_ALL)
 			fz_class_add(m, FZ_INVALID);
