@@ -29,6 +29,7 @@
  *                        local queue and sent after unlocking.
  *   listener lock, then child lock (passive open only).
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
+ *   ndp_net.pullqs       (xa_lock, _bh) the pull queue table (pull.c).
  *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
  *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path

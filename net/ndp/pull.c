@@ -18,8 +18,8 @@
  * MTU's worth of time each.
  *
  * rate is net.ndp.link_rate_mbps if set, else the device's ethtool speed
- * (read from a work item under RTNL, as it cannot be read in softirq),
- * else 10000 Mb/s.
+ * (read under RTNL: by a work item when the queue is created in softirq,
+ * then by the netdevice notifier on every change), else 10000 Mb/s.
  *
  * The clock: @next_ns is when the link will have brought everything
  * pulled so far; a pull may leave while it is not after now, and costs
@@ -56,6 +56,45 @@
  * Receive memory: a socket whose receive buffer is full is taken off the
  * lists (pulls stay owed); recvmsg() puts it back once there is room, so
  * the receiver never asks for data it cannot hold.
+ *
+ * Dead sockets: the clock picks a socket under pq->lock and sends its PULL
+ * after dropping it; ndp_done() may run in between.  The PULL is built
+ * under ndp_sock.lock, where ndp_done() sets nsk->dead, and withheld for a
+ * dead socket; pulls owed at teardown are forgotten.  Both count in
+ * PullsDeadSock.
+ *
+ * Lifetime.  Queues are found by ifindex in the namespace's xarray, not by
+ * a walk over every device the namespace ever had (a module cannot hang
+ * state off struct net_device).  A queue is created on a device's first
+ * data, only while the device is registered: the device lookup and the
+ * insert share one RCU section, and unregistering unlists the device and
+ * waits for a grace period before NETDEV_UNREGISTER, so a queue never
+ * outlives its device unnoticed.  A netdevice notifier follows the device
+ * (under RTNL): NETDEV_UP, CHANGE and CHANGEMTU re-read the MTU and the
+ * speed (WRITE_ONCE; the pacer reads them with READ_ONCE); NETDEV_UNREGISTER
+ * takes the queue out of the table and out of service (ndp_pullq_remove():
+ * dead, timer and rate work cancelled, waiting sockets unlinked with their
+ * owed pulls dropped, PullsDevGone).  Those sockets fall back to the RTO
+ * path: the sender probes for the pulls it misses, and the data arrives
+ * on a device that has a queue, which the socket joins
+ * (ndp_pull_rcv_dev()).
+ *
+ * Why a reference count and RCU, not a re-lookup by ifindex on each use:
+ * nsk->pq is used on every data packet, and by recvmsg() and rtt.c without
+ * ndp_sock.lock.  So the table holds one reference while the device is
+ * registered, and each socket whose pq points at the queue holds one
+ * until it is torn down (ndp_done()) or lets go of a dead queue; nsk->pq
+ * is __rcu, changes under ndp_sock.lock and the old queue's lock, and the
+ * last reference frees the queue after a grace period (kfree_rcu()), so
+ * a lockless reader under rcu_read_lock() never sees freed memory.  The
+ * timer and the work are stopped before the table's reference goes, so
+ * the last put has nothing to cancel.  Namespace exit finds the table
+ * empty (devices go first); module unload unregisters the notifier first,
+ * which replays NETDEV_UNREGISTER for every device.
+ *
+ * Locks: ndp_sock.lock, then pq->lock, then the table's xa_lock (_bh).
+ * The per-socket pull fields (pull_pending, pull_bytes, pq_node,
+ * pq_linked, pq_blocked writes) are under the lock of the socket's queue.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
