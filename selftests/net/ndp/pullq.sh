@@ -33,7 +33,8 @@
 
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "pull queues are NDP's"
 xfer_setup
-ndp_lib_require_cmd rmmod modprobe
+ndp_lib_require_cmd rmmod modprobe python3
+DP="python3 $NDP_LIB_DIR/ndp_dp.py"
 rmmod ndp_diag 2>/dev/null
 
 case "$(uname -r)" in
@@ -115,30 +116,32 @@ ndp_lib_check "mtu: one queue for the receiving device" \
 
 # --- dead socket ----------------------------------------------------------
 
+# Clients write all they send in one send() into a large buffer (no
+# LAST in their first windows: pulls are owed, not pushed windows); the
+# server reads one connection, the others wait in its accept queue.
 dead_socket()
 {
-	local port d spid cpid base pulls
+	local port d spid cpids=() pid base pulls i
 
 	port=$(xfer_next_port)
 	d=$XFER_TMP/dead
 	mkdir -p "$d"
 	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=1 || return 1
-	ip netns exec "$ns_b" ndp_xfer -4 -P "$port" -T 60 server -n 4 -E 64M \
-		>"$d/s" 2>"$d/se" &
+	ip netns exec "$ns_b" $DP server 4 "$port" >"$d/s" 2>"$d/se" &
 	spid=$!
 	xfer_wait_file "$d/se" listening 10 || return 1
-	ip netns exec "$ns_a" ndp_xfer -4 -P "$port" -T 60 client -H 10.0.1.2 \
-		-n 4 -S 64M >"$d/c" 2>&1 &
-	cpid=$!
+	for i in 1 2 3; do
+		ip netns exec "$ns_a" $DP client 4 10.0.1.2 "$port" $((8 << 20)) \
+			sndbuf=16777216 chunk=0 >"$d/c$i" 2>&1 &
+		cpids+=($!)
+	done
 	base=$(ndp_lib_stat "$ns_b" InData)
 	wait_for 30 moved "$ns_b" InData $((base + 8)) || return 1
+	ndp_lib_info "receiver sockets before the kill:" \
+		"$(ip netns exec "$ns_b" awk 'NR > 1 { printf "%s ", $19 }' /proc/net/ndp_socks)"
 	kill -9 "$spid"
 	wait "$spid" 2>/dev/null
 	wait_for 30 no_socks "$ns_b" || { echo "receiver sockets left"; return 1; }
-	# The sender learns it from an RST or its RTO.
-	wait_for 30 exited "$cpid" || echo "sender still running"
-	kill -9 "$cpid" 2>/dev/null
-	wait "$cpid" 2>/dev/null
 	ndp_lib_stat "$ns_b" PullsDeadSock >"$d/deadsock"
 	# No PULL for the dead: over ~14 pull intervals (72 ms each at 1
 	# Mb/s and MTU 9000) the counter must not move.
@@ -146,6 +149,12 @@ dead_socket()
 	wait_for 1 moved "$ns_b" OutPulls "$pulls" &&
 		{ echo "OutPulls moved after the sockets died"; return 1; }
 	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=0
+	# The senders learn it from an RST or their RTO.
+	for pid in "${cpids[@]}"; do
+		wait_for 30 exited "$pid" || echo "a sender still runs"
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
 	return 0
 }
 before=$(ndp_lib_stat "$ns_b" PullsDeadSock)
