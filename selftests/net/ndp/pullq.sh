@@ -15,7 +15,7 @@
 #                   owed by sockets torn down are withheld), and once the
 #                   sockets are gone no PULL leaves (OutPulls stays put
 #                   over several pull intervals);
-#   churn           NDP_PULLQ_DEVS (100) more veth pairs, one connection
+#   churn           NDP_PULLQ_DEVS (50; 20 on the debug kernel) veth pairs, one connection
 #                   across each, then all deleted, twice: PullQueuesAdded
 #                   moves by a queue per device, and PullQueuesAdded -
 #                   PullQueuesRemoved (the queues there are) comes back to
@@ -38,8 +38,8 @@ DP="python3 $NDP_LIB_DIR/ndp_dp.py"
 rmmod ndp_diag 2>/dev/null
 
 case "$(uname -r)" in
-*-ndp-debug*) size=${NDP_PULLQ_SIZE:-4M} devs=${NDP_PULLQ_DEVS:-30} ;;
-*) size=${NDP_PULLQ_SIZE:-16M} devs=${NDP_PULLQ_DEVS:-100} ;;
+*-ndp-debug*) size=${NDP_PULLQ_SIZE:-2M} devs=${NDP_PULLQ_DEVS:-20} ;;
+*) size=${NDP_PULLQ_SIZE:-8M} devs=${NDP_PULLQ_DEVS:-50} ;;
 esac
 
 # wait_for SECS CMD...: poll CMD until it succeeds, at most SECS seconds.
@@ -113,6 +113,7 @@ mtu_change()
 ndp_lib_check "mtu 9000 -> 1500 -> 9000 under a transfer: intact" mtu_change
 ndp_lib_check "mtu: one queue for the receiving device" \
 	test "$(queues "$ns_b")" -eq 1
+ndp_lib_info "mtu: ${SECONDS}s"
 
 # --- dead socket ----------------------------------------------------------
 
@@ -161,6 +162,7 @@ before=$(ndp_lib_stat "$ns_b" PullsDeadSock)
 ndp_lib_check "dead socket: no PULL leaves after the sockets died" dead_socket
 ndp_lib_check "dead socket: PullsDeadSock moved" \
 	test "$(cat "$XFER_TMP/dead/deadsock" 2>/dev/null || echo 0)" -gt "$before"
+ndp_lib_info "dead socket: ${SECONDS}s"
 
 # --- churn ----------------------------------------------------------------
 
@@ -212,12 +214,13 @@ q2=$(queues "$ns_b")
 ndp_lib_info "queues: $q0 before, $q1 after round 1, $q2 after round 2"
 ndp_lib_expect_eq "churn: queue count back after round 1" "$q0" "$q1"
 ndp_lib_expect_eq "churn: queue count back after round 2" "$q0" "$q2"
+ndp_lib_info "churn: ${SECONDS}s"
 
 # --- device deleted -------------------------------------------------------
 
 dev_deleted()
 {
-	local port d=$XFER_TMP/del spid cpid base rc=0 ns
+	local port d=$XFER_TMP/del spid cpid base rc=0 ns t0
 
 	mkdir -p "$d"
 	for ns in "$ns_a" "$ns_b"; do
@@ -235,10 +238,10 @@ dev_deleted()
 	base=$(ndp_lib_stat "$ns_b" InData)
 	wait_for 30 moved "$ns_b" InData $((base + 20)) || return 1
 	ip -n "$ns_b" link del eth0 || return 1
-	SECONDS=0
+	t0=$SECONDS
 	wait "$spid" && { echo "server succeeded?"; rc=1; }
 	wait "$cpid" && { echo "client succeeded?"; rc=1; }
-	echo "$SECONDS" >"$d/secs"
+	echo $((SECONDS - t0)) >"$d/secs"
 	cat "$d/s" "$d/c"
 	# A status other than "ok" (an errno name, or short) on each end.
 	grep -q '^conn .* ok$' "$d/s" "$d/c" && rc=1
@@ -261,4 +264,5 @@ gone()
 }
 ndp_lib_check "namespaces gone: ndp.ko unloads" gone
 modprobe ndp
+ndp_lib_info "total: ${SECONDS}s"
 ndp_lib_done
