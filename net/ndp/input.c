@@ -489,7 +489,8 @@ static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	nsk->rcv_nxt++;
+	/* Read by the pull clock without ndp_sock.lock (ndp_ctrl_skb()). */
+	WRITE_ONCE(nsk->rcv_nxt, nsk->rcv_nxt + 1);
 	WRITE_ONCE(nsk->hole_nacked, false);
 	if (NDP_SKB_CB(skb)->flags & NDP_F_FIN) {
 		nsk->fin_rcvd = true;
@@ -569,12 +570,11 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		reason = SKB_DROP_REASON_TCP_INVALID_SEQUENCE;
 		if (!(flags & NDP_F_SYN))
 			goto drop;
-		nsk->rcv_nxt = psn - ntohl(nh->syn_off);
+		WRITE_ONCE(nsk->rcv_nxt, psn - ntohl(nh->syn_off));
 		nsk->rcv_high = nsk->rcv_nxt;
 		nsk->rcv_isn_known = true;
 	}
-	if (!nsk->pq)
-		nsk->ifindex = skb->skb_iif;
+	ndp_pull_rcv_dev(sk, skb->skb_iif);
 	if (psn - nsk->rcv_nxt >= NDP_RCV_WINDOW) {
 		reason = SKB_DROP_REASON_TCP_OVERWINDOW;
 		if (ndp_before(psn, nsk->rcv_nxt)) {

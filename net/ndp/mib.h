@@ -206,6 +206,20 @@ enum ndp_mib_field {
 	NDP_MIB_ADMITTOKENS,
 	/* AdmitBadTokens: tokens refused (forged, another address, expired) */
 	NDP_MIB_ADMITBADTOKENS,
+	/* PullsDeadSock: owed pulls withheld because their socket died
+	 * (torn down with pulls owed, or dead before its PULL left)
+	 */
+	NDP_MIB_PULLSDEADSOCK,
+	/* PullsDevGone: owed pulls dropped because the device of their pull
+	 * queue went away (the sender's RTO recovers)
+	 */
+	NDP_MIB_PULLSDEVGONE,
+	/* PullQueuesAdded: pull queues created (one per receiving device) */
+	NDP_MIB_PULLQADDED,
+	/* PullQueuesRemoved: pull queues removed with their device or the
+	 * namespace; Added - Removed is the number of queues now
+	 */
+	NDP_MIB_PULLQREMOVED,
 	NDP_MIB_MAX
 };
 

@@ -513,11 +513,15 @@ static int __init ndp_init(void)
 	err = register_pernet_subsys(&ndp_net_ops);
 	if (err)
 		goto err_unreg_prot6;
+	/* After the pernet state it reads, before any packet. */
+	err = ndp_pull_init();
+	if (err)
+		goto err_unreg_pernet;
 
 	if (inet_add_protocol(&ndp_net_protocol, ndp_ipproto) < 0) {
 		pr_err("IPv4 protocol %u is already taken\n", ndp_ipproto);
 		err = -EBUSY;
-		goto err_unreg_pernet;
+		goto err_pull_exit;
 	}
 	if (inet6_add_protocol(&ndp_inet6_protocol, ndp_ipproto) < 0) {
 		pr_err("IPv6 protocol %u is already taken\n", ndp_ipproto);
@@ -552,6 +556,8 @@ err_del_protocol6:
 err_del_protocol:
 	inet_del_protocol(&ndp_net_protocol, ndp_ipproto);
 	synchronize_net();
+err_pull_exit:
+	ndp_pull_exit();
 err_unreg_pernet:
 	unregister_pernet_subsys(&ndp_net_ops);
 err_unreg_prot6:
@@ -575,6 +581,8 @@ static void __exit ndp_exit(void)
 	inet_del_protocol(&ndp_net_protocol, ndp_ipproto);
 	/* No receive handler or segmentation callback runs past this. */
 	synchronize_net();
+	/* Before the pernet state the notifier reads goes. */
+	ndp_pull_exit();
 	unregister_pernet_subsys(&ndp_net_ops);
 	proto_unregister(&ndpv6_prot);
 	proto_unregister(&ndp_prot);

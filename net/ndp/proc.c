@@ -105,6 +105,10 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_INBADTOKENS] = "InBadTokens",
 	[NDP_MIB_ADMITTOKENS] = "AdmitTokens",
 	[NDP_MIB_ADMITBADTOKENS] = "AdmitBadTokens",
+	[NDP_MIB_PULLSDEADSOCK] = "PullsDeadSock",
+	[NDP_MIB_PULLSDEVGONE] = "PullsDevGone",
+	[NDP_MIB_PULLQADDED] = "PullQueuesAdded",
+	[NDP_MIB_PULLQREMOVED] = "PullQueuesRemoved",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -29,6 +29,7 @@
  *                        local queue and sent after unlocking.
  *   listener lock, then child lock (passive open only).
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
+ *   ndp_net.pullqs       (xa_lock, _bh) the pull queue table (pull.c).
  *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
  *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
@@ -49,8 +50,10 @@
 #include <linux/udp.h>
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/netns/generic.h>
@@ -165,8 +168,8 @@ struct ndp_admit_keys {
  * @twr_next_id: id of the next record (ids grow along @twr_list; dumps
  *	resume by id).
  * @twr_timer: reaps expired time-wait records.
- * @pullq_lock: protects @pullq_list.
- * @pullq_list: pull queues of this namespace, one per receiving device.
+ * @pullqs: pull queues of this namespace by receiving device ifindex
+ *	(pull.c); its lock (_bh) serialises inserts, removals and @dying.
  * @dying: set by the netns exit hook; nothing may be (re)armed.
  * @sb_min_samples: scoreboard: ACKs + NACKs a path needs before it can
  *	be judged (net.ndp.sb_min_samples).
@@ -240,8 +243,7 @@ struct ndp_net {
 	u32			twr_count;
 	unsigned long		twr_next_id;
 	struct timer_list	twr_timer;
-	spinlock_t		pullq_lock;	/* protects pullq_list */
-	struct list_head	pullq_list;
+	struct xarray		pullqs;		/* pull queues by ifindex */
 	bool			dying;
 	u32			sb_min_samples;
 	u32			sb_nack_mean_pct;
@@ -286,14 +288,17 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
 
 /**
  * struct ndp_pullq - the pull queue of one receiving device in one netns
- * @node: in &ndp_net.pullq_list.
  * @nn: owning namespace state.
  * @ifindex: the device whose incoming link the pulls pace.
+ * @refcnt: one for &ndp_net.pullqs while the device is registered, one
+ *	per socket whose &ndp_sock.pq points here (pull.c, "Lifetime").
  * @lock: protects the lists and the pull fields of member sockets.
  * @bands: sockets with pending pulls, per priority band (higher index is
  *	served first), round robin inside a band.
  * @active: number of sockets linked on @bands.
  * @armed: @timer is queued or running and will re-arm itself as needed.
+ * @dead: the device went away (or the namespace): nothing links or arms
+ *	any more (written under @lock, read locklessly by sockets).
  * @timer: softirq hrtimer issuing the pulls the elapsed time pays for.
  * @next_ns: the pull clock (ktime ns): when the link will have brought
  *	what was pulled so far; pulls may leave while it is not after now,
@@ -301,25 +306,29 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
  * @interval_ns: link time of the last pull issued (its cost).
  * @pass: timer expiries so far; with &ndp_sock.pq_pass, bounds what one
  *	expiry pulls for a socket by its free receive room.
- * @mtu: device MTU (size of a pull of unknown size).
- * @rate_mbps: device speed read from process context (0 = unknown).
- * @rate_work: reads the device speed under RTNL.
+ * @mtu: device MTU (size of a pull of unknown size); follows the device.
+ * @rate_mbps: device speed read under RTNL (0 = unknown); follows it.
+ * @rate_work: first read of the device speed (a queue is created in
+ *	softirq; the netdevice notifier reads it on later changes).
+ * @rcu: freed after a grace period (lockless readers of &ndp_sock.pq).
  */
 struct ndp_pullq {
-	struct list_head	node;
 	struct ndp_net		*nn;
 	int			ifindex;
+	refcount_t		refcnt;
 	spinlock_t		lock;		/* lists, member pull fields */
 	struct list_head	bands[NDP_PULL_BANDS];
 	u32			active;
 	bool			armed;
+	bool			dead;
 	struct hrtimer		timer;
 	u64			next_ns;
 	u64			interval_ns;
 	u32			pass;
 	u32			mtu;
 	u32			rate_mbps;
-	struct work_struct	rate_work;
+	struct delayed_work	rate_work;
+	struct rcu_head		rcu;
 };
 
 /*
@@ -511,7 +520,8 @@ struct ndp_dst_slot {
  * @rcv_tsize: truesize of the last data packet accepted (memory estimate
  *	for the next one).
  * @ifindex: device the peer's data arrives on (picks the pull queue).
- * @pq: pull queue, set on first use.
+ * @pq: pull queue, set on first use, changed under ndp_sock.lock and
+ *	the old queue's lock; RCU for lockless readers (pull.c).
  * @pq_node: in one of @pq's bands while it has pending pulls.
  * @pq_linked: on @pq_node.
  * @pq_blocked: pulls held back because the receive buffer is full.
@@ -636,7 +646,7 @@ struct ndp_sock {
 	u32			rcv_tsize;
 
 	int			ifindex;
-	struct ndp_pullq	*pq;
+	struct ndp_pullq __rcu	*pq;
 	struct list_head	pq_node;
 	bool			pq_linked;
 	bool			pq_blocked;
@@ -960,7 +970,10 @@ bool ndp_path_mostly_acks(struct sock *sk, u8 id);
 /* pull.c */
 int ndp_pull_net_init(struct ndp_net *nn);
 void ndp_pull_net_exit(struct ndp_net *nn);
-struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex);
+int ndp_pull_init(void);
+void ndp_pull_exit(void);
+void ndp_pull_rcv_dev(struct sock *sk, int ifindex);
+void ndp_pull_sk_destruct(struct sock *sk);
 bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 		      u32 *pull_ctr);
 void ndp_pull_trim(struct sock *sk, u32 keep);

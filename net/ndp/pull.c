@@ -18,8 +18,8 @@
  * MTU's worth of time each.
  *
  * rate is net.ndp.link_rate_mbps if set, else the device's ethtool speed
- * (read from a work item under RTNL, as it cannot be read in softirq),
- * else 10000 Mb/s.
+ * (read under RTNL: by a work item when the queue is created in softirq,
+ * then by the netdevice notifier on every change), else 10000 Mb/s.
  *
  * The clock: @next_ns is when the link will have brought everything
  * pulled so far; a pull may leave while it is not after now, and costs
@@ -56,6 +56,45 @@
  * Receive memory: a socket whose receive buffer is full is taken off the
  * lists (pulls stay owed); recvmsg() puts it back once there is room, so
  * the receiver never asks for data it cannot hold.
+ *
+ * Dead sockets: the clock picks a socket under pq->lock and sends its PULL
+ * after dropping it; ndp_done() may run in between.  The PULL is built
+ * under ndp_sock.lock, where ndp_done() sets nsk->dead, and withheld for a
+ * dead socket; pulls owed at teardown are forgotten.  Both count in
+ * PullsDeadSock.
+ *
+ * Lifetime.  Queues are found by ifindex in the namespace's xarray, not by
+ * a walk over every device the namespace ever had (a module cannot hang
+ * state off struct net_device).  A queue is created on a device's first
+ * data, only while the device is registered: the device lookup and the
+ * insert share one RCU section, and unregistering unlists the device and
+ * waits for a grace period before NETDEV_UNREGISTER, so a queue never
+ * outlives its device unnoticed.  A netdevice notifier follows the device
+ * (under RTNL): NETDEV_UP, CHANGE and CHANGEMTU re-read the MTU and the
+ * speed (WRITE_ONCE; the pacer reads them with READ_ONCE); NETDEV_UNREGISTER
+ * takes the queue out of the table and out of service (ndp_pullq_remove():
+ * dead, timer and rate work cancelled, waiting sockets unlinked with their
+ * owed pulls dropped, PullsDevGone).  Those sockets fall back to the RTO
+ * path: the sender probes for the pulls it misses, and the data arrives
+ * on a device that has a queue, which the socket joins
+ * (ndp_pull_rcv_dev()).
+ *
+ * Why a reference count and RCU, not a re-lookup by ifindex on each use:
+ * nsk->pq is used on every data packet, and by recvmsg() and rtt.c without
+ * ndp_sock.lock.  So the table holds one reference while the device is
+ * registered, and each socket whose pq points at the queue holds one
+ * until it is torn down (ndp_done()) or lets go of a dead queue; nsk->pq
+ * is __rcu, changes under ndp_sock.lock and the old queue's lock, and the
+ * last reference frees the queue after a grace period (kfree_rcu()), so
+ * a lockless reader under rcu_read_lock() never sees freed memory.  The
+ * timer and the work are stopped before the table's reference goes, so
+ * the last put has nothing to cancel.  Namespace exit finds the table
+ * empty (devices go first); module unload unregisters the notifier first,
+ * which replays NETDEV_UNREGISTER for every device.
+ *
+ * Locks: ndp_sock.lock, then pq->lock, then the table's xa_lock (_bh).
+ * The per-socket pull fields (pull_pending, pull_bytes, pq_node,
+ * pq_linked, pq_blocked writes) are under the lock of the socket's queue.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -139,6 +178,7 @@ static u64 ndp_pullq_bank(u64 interval)
  * pull counter to send.  The caller moves or unlinks the socket.
  */
 static u32 ndp_pullq_take(struct ndp_pullq *pq, struct ndp_sock *nsk, u64 now)
+	__must_hold(&pq->lock)
 {
 	u32 bytes = div_u64(nsk->pull_bytes, nsk->pull_pending);
 	u64 interval = ndp_pullq_interval(pq, bytes);
@@ -153,27 +193,48 @@ static u32 ndp_pullq_take(struct ndp_pullq *pq, struct ndp_sock *nsk, u64 now)
 	return ++nsk->pull_ctr;
 }
 
+/* Read the device's MTU and speed; RTNL held (ethtool needs it). */
+static void ndp_pullq_read_dev(struct ndp_pullq *pq, struct net_device *dev)
+{
+	struct ethtool_link_ksettings ks;
+	u32 rate = 0;
+
+	ASSERT_RTNL();
+	if (!__ethtool_get_link_ksettings(dev, &ks) &&
+	    ks.base.speed != SPEED_UNKNOWN)
+		rate = ks.base.speed;
+	/* Pairs with the READ_ONCE()s of ndp_pullq_interval(). */
+	WRITE_ONCE(pq->mtu, READ_ONCE(dev->mtu));
+	WRITE_ONCE(pq->rate_mbps, rate);
+}
+
+/*
+ * First read of the device speed of a queue created in softirq.  The
+ * netdevice notifier cancels this work while it holds RTNL, so it never
+ * waits for RTNL: it tries, and comes back a jiffy later if RTNL is busy.
+ */
 static void ndp_pullq_rate_work(struct work_struct *work)
 {
-	struct ndp_pullq *pq = container_of(work, struct ndp_pullq, rate_work);
-	struct ethtool_link_ksettings ks;
+	struct ndp_pullq *pq = container_of(to_delayed_work(work),
+					    struct ndp_pullq, rate_work);
 	struct net_device *dev;
 
-	rtnl_lock();
-	dev = __dev_get_by_index(pq->nn->net, pq->ifindex);
-	if (dev) {
-		WRITE_ONCE(pq->mtu, READ_ONCE(dev->mtu));
-		if (!__ethtool_get_link_ksettings(dev, &ks) &&
-		    ks.base.speed != SPEED_UNKNOWN && ks.base.speed)
-			WRITE_ONCE(pq->rate_mbps, ks.base.speed);
+	if (!rtnl_trylock()) {
+		schedule_delayed_work(&pq->rate_work, 1);
+		return;
 	}
+	dev = __dev_get_by_index(pq->nn->net, pq->ifindex);
+	if (dev)
+		ndp_pullq_read_dev(pq, dev);
 	rtnl_unlock();
 }
 
-/* Arm the timer for the next slot; pq->lock held. */
+/* Arm the timer for the next slot. */
 static void ndp_pullq_arm(struct ndp_pullq *pq)
+	__must_hold(&pq->lock)
 {
-	if (pq->armed || pq->nn->dying)
+	lockdep_assert_held(&pq->lock);
+	if (pq->armed || pq->dead)
 		return;
 	pq->armed = true;
 	hrtimer_start(&pq->timer, ns_to_ktime(pq->next_ns),
@@ -181,9 +242,11 @@ static void ndp_pullq_arm(struct ndp_pullq *pq)
 }
 
 static struct ndp_sock *ndp_pullq_pick(struct ndp_pullq *pq)
+	__must_hold(&pq->lock)
 {
 	int band;
 
+	lockdep_assert_held(&pq->lock);
 	for (band = NDP_PULL_BANDS - 1; band >= 0; band--) {
 		if (!list_empty(&pq->bands[band]))
 			return list_first_entry(&pq->bands[band],
@@ -197,13 +260,27 @@ static int ndp_pull_band(const struct sock *sk)
 	return min_t(u32, READ_ONCE(sk->sk_priority), NDP_PULL_BANDS - 1);
 }
 
-/* Send one PULL carrying @ctr; no lock held. */
-static void ndp_pull_send(struct sock *sk, u32 ctr)
+/*
+ * Send one PULL carrying @ctr, for @n pulls taken from the clock; no lock
+ * held on entry.  The socket may have been torn down since the clock
+ * picked it (ndp_done() runs under ndp_sock.lock and only then detaches
+ * it from the queue): the PULL is built under ndp_sock.lock, and not at
+ * all for a dead socket, so that none is sent after ndp_done().
+ */
+static void ndp_pull_send(struct sock *sk, u32 ctr, u32 n)
 {
+	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff_head xmitq;
 	struct sk_buff *skb;
 
+	spin_lock(&nsk->lock);		/* softirq: the hrtimer's */
+	if (nsk->dead) {
+		spin_unlock(&nsk->lock);
+		NDP_ADD_STATS(sock_net(sk), NDP_MIB_PULLSDEADSOCK, n);
+		return;
+	}
 	skb = ndp_ctrl_skb(sk, NDP_PKT_PULL, 0, 0);
+	spin_unlock(&nsk->lock);
 	if (!skb)
 		return;
 	ndp_hdr(skb)->pull = htonl(ctr);
@@ -230,7 +307,7 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 	int issued = 0;
 	enum hrtimer_restart ret;
 	bool capped = false;
-	u32 held_ctr = 0, pass;
+	u32 held_ctr = 0, held_n = 0, pass;
 
 	spin_lock(&pq->lock);
 	pass = ++pq->pass;
@@ -309,18 +386,20 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 		if (held == sk) {
 			/* The same socket again: one PULL for both. */
 			held_ctr = ctr;
+			held_n++;
 			sock_put(sk);	/* still held for the first */
 			continue;
 		}
 		if (held) {
-			ndp_pull_send(held, held_ctr);
+			ndp_pull_send(held, held_ctr, held_n);
 			sock_put(held);
 		}
 		held = sk;
 		held_ctr = ctr;
+		held_n = 1;
 	}
 	if (held) {
-		ndp_pull_send(held, held_ctr);
+		ndp_pull_send(held, held_ctr, held_n);
 		sock_put(held);
 	}
 	if (issued) {
@@ -336,7 +415,7 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 		list_move_tail(&nsk->pq_node,
 			       &pq->bands[ndp_pull_band((struct sock *)nsk)]);
 	}
-	if (pq->active && !pq->nn->dying) {
+	if (pq->active && !pq->dead) {
 		u64 next = pq->next_ns;
 
 		if (capped)	/* wait for the pulled data or a read */
@@ -351,74 +430,201 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 	return ret;
 }
 
-struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex)
+/* ---------------------------------------------------------------------- */
+/* Lifetime: see "Lifetime" at the top.                                   */
+
+static void ndp_pullq_put(struct ndp_pullq *pq)
+{
+	/* The last reference: out of the table, timer and work stopped. */
+	if (refcount_dec_and_test(&pq->refcnt))
+		kfree_rcu(pq, rcu);
+}
+
+/*
+ * The queue of @ifindex with a reference for the caller, created if the
+ * device exists; NULL if it does not (or no memory).  Softirq or process
+ * context, BH disabled.
+ */
+static struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex)
 {
 	struct ndp_pullq *pq, *new;
 	struct net_device *dev;
 	int i;
 
-	spin_lock_bh(&nn->pullq_lock);
-	list_for_each_entry(pq, &nn->pullq_list, node) {
-		if (pq->ifindex == ifindex) {
-			spin_unlock_bh(&nn->pullq_lock);
-			return pq;
-		}
-	}
-	spin_unlock_bh(&nn->pullq_lock);
-
+	/*
+	 * One RCU section from the device lookup to the insert: a device
+	 * is unlisted, then synchronize_net(), then NETDEV_UNREGISTER, so
+	 * a queue inserted here for a device found here is removed by the
+	 * notifier, never left behind for a device that is gone.
+	 */
+	rcu_read_lock();
+	pq = xa_load(&nn->pullqs, ifindex);
+	if (pq && refcount_inc_not_zero(&pq->refcnt))
+		goto out;
+	pq = NULL;
+	dev = dev_get_by_index_rcu(nn->net, ifindex);
+	if (!dev)
+		goto out;
 	new = kzalloc(sizeof(*new), GFP_ATOMIC);
 	if (!new)
-		return NULL;
+		goto out;
 	new->nn = nn;
 	new->ifindex = ifindex;
+	refcount_set(&new->refcnt, 2);	/* the table's and the caller's */
 	spin_lock_init(&new->lock);
 	for (i = 0; i < NDP_PULL_BANDS; i++)
 		INIT_LIST_HEAD(&new->bands[i]);
 	hrtimer_setup(&new->timer, ndp_pullq_timer, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_ABS_SOFT);
-	INIT_WORK(&new->rate_work, ndp_pullq_rate_work);
-	new->mtu = ETH_DATA_LEN;
-	rcu_read_lock();
-	dev = dev_get_by_index_rcu(nn->net, ifindex);
-	if (dev)
-		new->mtu = READ_ONCE(dev->mtu);
-	rcu_read_unlock();
+	INIT_DELAYED_WORK(&new->rate_work, ndp_pullq_rate_work);
+	new->mtu = READ_ONCE(dev->mtu);
 	new->interval_ns = ndp_pullq_interval(new, 0);
 
-	spin_lock_bh(&nn->pullq_lock);
-	list_for_each_entry(pq, &nn->pullq_list, node) {
-		if (pq->ifindex == ifindex) {
-			spin_unlock_bh(&nn->pullq_lock);
-			kfree(new);
-			return pq;
-		}
-	}
+	xa_lock_bh(&nn->pullqs);
 	if (nn->dying) {
-		spin_unlock_bh(&nn->pullq_lock);
+		xa_unlock_bh(&nn->pullqs);
 		kfree(new);
-		return NULL;
+		goto out;
 	}
-	list_add(&new->node, &nn->pullq_list);
-	schedule_work(&new->rate_work);
-	spin_unlock_bh(&nn->pullq_lock);
-	return new;
+	pq = __xa_cmpxchg(&nn->pullqs, ifindex, NULL, new, GFP_ATOMIC);
+	if (pq) {
+		/* Another CPU was first (or no memory for the slot). */
+		xa_unlock_bh(&nn->pullqs);
+		kfree(new);
+		if (xa_is_err(pq) || !refcount_inc_not_zero(&pq->refcnt))
+			pq = NULL;
+		goto out;
+	}
+	schedule_delayed_work(&new->rate_work, 0);
+	xa_unlock_bh(&nn->pullqs);
+	NDP_INC_STATS(nn->net, NDP_MIB_PULLQADDED);
+	pq = new;
+out:
+	rcu_read_unlock();
+	return pq;
+}
+
+/*
+ * Take a queue out of service, once it is out of the table: nothing links
+ * or arms from here on; the timer and the rate work are stopped; the
+ * sockets waiting in it lose their owed pulls (the sender's RTO probes
+ * for them, and the data then arrives on a device that has a queue) and
+ * are unlinked.  Their &ndp_sock.pq still points here, with a reference:
+ * each lets go on its next packet or at teardown.  Drops the table's
+ * reference.  Process context (RTNL for a device, or namespace exit).
+ */
+static void ndp_pullq_remove(struct ndp_pullq *pq)
+{
+	struct ndp_net *nn = pq->nn;
+	struct ndp_sock *nsk;
+	u32 dropped = 0;
+
+	spin_lock_bh(&pq->lock);
+	WRITE_ONCE(pq->dead, true);
+	spin_unlock_bh(&pq->lock);
+	/* Not re-armed once dead: a running expiry ends and stays off. */
+	hrtimer_cancel(&pq->timer);
+	/* Safe under RTNL: the work only tries RTNL. */
+	cancel_delayed_work_sync(&pq->rate_work);
+
+	spin_lock_bh(&pq->lock);
+	while ((nsk = ndp_pullq_pick(pq))) {
+		list_del_init(&nsk->pq_node);
+		nsk->pq_linked = false;
+		pq->active--;
+		dropped += nsk->pull_pending;
+		nsk->pull_pending = 0;
+		nsk->pull_bytes = 0;
+		spin_unlock_bh(&pq->lock);
+		sock_put((struct sock *)nsk);	/* the list's */
+		spin_lock_bh(&pq->lock);
+	}
+	WARN_ON_ONCE(pq->active);
+	spin_unlock_bh(&pq->lock);
+	if (dropped)
+		NDP_ADD_STATS(nn->net, NDP_MIB_PULLSDEVGONE, dropped);
+	NDP_INC_STATS(nn->net, NDP_MIB_PULLQREMOVED);
+	ndp_pullq_put(pq);
+}
+
+/* The socket's queue; ndp_sock.lock held. */
+static struct ndp_pullq *ndp_sk_pq(struct ndp_sock *nsk)
+{
+	return rcu_dereference_protected(nsk->pq, lockdep_is_held(&nsk->lock));
+}
+
+/*
+ * The socket lets go of its queue: it is torn down (@mib
+ * NDP_MIB_PULLSDEADSOCK) or the device went away (NDP_MIB_PULLSDEVGONE);
+ * the pulls it still owes are dropped and counted in @mib.  @nsk->pq
+ * changes under the old queue's lock, so that ndp_pull_unblock(), which
+ * holds only that lock, sees either the queue it knows or another one.
+ */
+static void ndp_pull_leave(struct sock *sk, struct ndp_pullq *pq, int mib)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	bool put = false;
+	u32 dropped;
+
+	lockdep_assert_held(&nsk->lock);
+	spin_lock_bh(&pq->lock);
+	dropped = nsk->pull_pending;
+	nsk->pull_pending = 0;
+	nsk->pull_bytes = 0;
+	WRITE_ONCE(nsk->pq_blocked, false);
+	if (nsk->pq_linked) {
+		list_del_init(&nsk->pq_node);
+		nsk->pq_linked = false;
+		pq->active--;
+		put = true;
+	}
+	rcu_assign_pointer(nsk->pq, NULL);
+	spin_unlock_bh(&pq->lock);
+	if (dropped)
+		NDP_ADD_STATS(sock_net(sk), mib, dropped);
+	if (put)
+		__sock_put(sk);	/* the list's; the caller holds one */
+	ndp_pullq_put(pq);
+}
+
+/*
+ * A data packet or trimmed header arrived on @ifindex: the device picks
+ * the queue on first use, and again once the queue's device went away.
+ * ndp_sock.lock held.
+ */
+void ndp_pull_rcv_dev(struct sock *sk, int ifindex)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_pullq *pq = ndp_sk_pq(nsk);
+
+	if (pq) {
+		if (!READ_ONCE(pq->dead))
+			return;
+		ndp_pull_leave(sk, pq, NDP_MIB_PULLSDEVGONE);
+	}
+	nsk->ifindex = ifindex;
 }
 
 static struct ndp_pullq *ndp_sk_pullq(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_pullq *pq = ndp_sk_pq(nsk);
 
-	if (!nsk->pq)
-		nsk->pq = ndp_pullq_get(ndp_pernet(sock_net(sk)), nsk->ifindex);
-	return nsk->pq;
+	if (!pq) {
+		pq = ndp_pullq_get(ndp_pernet(sock_net(sk)), nsk->ifindex);
+		rcu_assign_pointer(nsk->pq, pq);
+	}
+	return pq;
 }
 
-/* pq->lock held. */
 static void ndp_pull_link(struct ndp_pullq *pq, struct sock *sk)
+	__must_hold(&pq->lock)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	if (nsk->pq_linked || nsk->pq_blocked || !nsk->pull_pending)
+	lockdep_assert_held(&pq->lock);
+	if (nsk->pq_linked || nsk->pq_blocked || !nsk->pull_pending ||
+	    pq->dead)
 		return;
 	sock_hold(sk);
 	list_add_tail(&nsk->pq_node, &pq->bands[ndp_pull_band(sk)]);
@@ -431,20 +637,30 @@ static void ndp_pull_link(struct ndp_pullq *pq, struct sock *sk)
  * Owe the sender one pull, expected to bring a packet of @bytes (IP
  * packet; 0 if unknown: an MTU).  With @want_pullack, the pull may
  * instead be issued at once (returns true, *@pull_ctr set): the caller
- * sends it in the ACK or NACK.  Called under the socket lock.
+ * sends it in the ACK or NACK.
  */
 bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 		      u32 *pull_ctr)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	struct ndp_pullq *pq = ndp_sk_pullq(sk);
 	bool now_ok = false, put = false;
+	struct ndp_pullq *pq;
 	u64 now;
 
-	if (!pq || nsk->dead)
+	lockdep_assert_held(&nsk->lock);
+	if (nsk->dead)
+		return false;
+	pq = ndp_sk_pullq(sk);
+	if (!pq)
 		return false;
 	now = ktime_get_ns();
 	spin_lock_bh(&pq->lock);
+	if (pq->dead) {
+		/* The device is going: no pull from here (RTO path). */
+		spin_unlock_bh(&pq->lock);
+		ndp_pull_leave(sk, pq, NDP_MIB_PULLSDEVGONE);
+		return false;
+	}
 	if (want_pullack && !pq->active && pq->next_ns <= now &&
 	    !nsk->pull_pending && ndp_rcv_has_room(sk)) {
 		*pull_ctr = ++nsk->pull_ctr;
@@ -500,9 +716,11 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 void ndp_pull_trim(struct sock *sk, u32 keep)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	struct ndp_pullq *pq = nsk->pq;
+	struct ndp_pullq *pq;
 	bool put = false;
 
+	lockdep_assert_held(&nsk->lock);
+	pq = ndp_sk_pq(nsk);
 	if (!pq)
 		return;
 	spin_lock_bh(&pq->lock);
@@ -524,80 +742,147 @@ void ndp_pull_trim(struct sock *sk, u32 keep)
 		__sock_put(sk);	/* caller holds a reference */
 }
 
-/* Connection torn down: forget every owed pull. */
+/*
+ * Connection torn down (ndp_done(), nsk->dead already set): forget every
+ * owed pull (counted as withheld for a dead socket) and let go of the
+ * queue.
+ */
 void ndp_pull_detach(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	struct ndp_pullq *pq = nsk->pq;
-	bool put = false;
+	struct ndp_pullq *pq;
 
-	if (!pq)
-		return;
-	spin_lock_bh(&pq->lock);
-	nsk->pull_pending = 0;
-	nsk->pull_bytes = 0;
-	nsk->pq_blocked = false;
-	if (nsk->pq_linked) {
-		list_del(&nsk->pq_node);
-		nsk->pq_linked = false;
-		pq->active--;
-		put = true;
-	}
-	spin_unlock_bh(&pq->lock);
-	if (put)
-		__sock_put(sk);	/* caller holds a reference */
+	lockdep_assert_held(&nsk->lock);
+	pq = ndp_sk_pq(nsk);
+	if (pq)
+		ndp_pull_leave(sk, pq, NDP_MIB_PULLSDEADSOCK);
 }
 
-/* recvmsg() freed receive memory: resume held-back pulls. */
+/* Last reference to the socket: a queue it still points to (never torn
+ * down through ndp_done()) is let go of; nothing else can see it.
+ */
+void ndp_pull_sk_destruct(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_pullq *pq = rcu_dereference_protected(nsk->pq, true);
+
+	if (pq) {
+		WARN_ON_ONCE(nsk->pq_linked);
+		RCU_INIT_POINTER(nsk->pq, NULL);
+		ndp_pullq_put(pq);
+	}
+}
+
+/*
+ * recvmsg() freed receive memory: resume held-back pulls.  Called under
+ * lock_sock() but not ndp_sock.lock: @nsk->pq is read under RCU, and
+ * checked again under the queue's lock, under which it changes.
+ */
 void ndp_pull_unblock(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	struct ndp_pullq *pq = nsk->pq;
+	struct ndp_pullq *pq;
 
+	sock_owned_by_me(sk);
+	rcu_read_lock();
+	pq = rcu_dereference(nsk->pq);
 	if (!pq)
-		return;
+		goto out;
 	/* The memory freed before pq_blocked is read: pairs with the
 	 * barrier in ndp_pullq_timer(), so that one of us sees the other.
 	 */
 	smp_mb();
 	if (!READ_ONCE(nsk->pq_blocked) || !ndp_rcv_has_room(sk))
-		return;
+		goto out;
 	spin_lock_bh(&pq->lock);
-	if (nsk->pq_blocked && !nsk->dead) {
+	if (nsk->pq_blocked && !READ_ONCE(nsk->dead) && !pq->dead &&
+	    rcu_access_pointer(nsk->pq) == pq) {
 		WRITE_ONCE(nsk->pq_blocked, false);
 		ndp_pull_link(pq, sk);
 	}
 	spin_unlock_bh(&pq->lock);
+out:
+	rcu_read_unlock();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Following the devices.                                                 */
+
+static int ndp_pull_netdev_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct ndp_net *nn;
+	struct ndp_pullq *pq;
+
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_CHANGE:
+	case NETDEV_CHANGEMTU:
+	case NETDEV_UNREGISTER:
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	/*
+	 * Every namespace has our state while it has devices: ours is made
+	 * before its devices, and they go before it (pernet devices exit
+	 * first); the notifier is registered after and unregistered before
+	 * the pernet operations.
+	 */
+	nn = ndp_pernet(dev_net(dev));
+	if (event == NETDEV_UNREGISTER) {
+		pq = xa_erase_bh(&nn->pullqs, dev->ifindex);
+		if (pq)
+			ndp_pullq_remove(pq);
+		return NOTIFY_DONE;
+	}
+	/* Only removed under RTNL (or at namespace exit, after the devices). */
+	pq = xa_load(&nn->pullqs, dev->ifindex);
+	if (pq)
+		ndp_pullq_read_dev(pq, dev);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ndp_pull_netdev_nb = {
+	.notifier_call	= ndp_pull_netdev_event,
+};
+
+int ndp_pull_init(void)
+{
+	return register_netdevice_notifier(&ndp_pull_netdev_nb);
+}
+
+/* Replays NETDEV_UNREGISTER for every device: every queue goes. */
+void ndp_pull_exit(void)
+{
+	unregister_netdevice_notifier(&ndp_pull_netdev_nb);
 }
 
 int ndp_pull_net_init(struct ndp_net *nn)
 {
-	spin_lock_init(&nn->pullq_lock);
-	INIT_LIST_HEAD(&nn->pullq_list);
+	xa_init_flags(&nn->pullqs, XA_FLAGS_LOCK_BH);
 	return 0;
 }
 
 /*
  * Namespace exit (also at module unload): no NDP socket of this namespace
  * exists any more (each holds a namespace reference, and the module
- * cannot go while sockets exist), so the queues are empty; stop the
- * timers and the rate work and free them.
+ * cannot go while sockets exist), and its devices are gone, so the table
+ * is normally empty already; what is left goes as with its device.
  */
 void ndp_pull_net_exit(struct ndp_net *nn)
 {
-	struct ndp_pullq *pq, *tmp;
+	struct ndp_pullq *pq;
+	unsigned long idx;
 
-	spin_lock_bh(&nn->pullq_lock);
+	xa_lock_bh(&nn->pullqs);
 	nn->dying = true;
-	spin_unlock_bh(&nn->pullq_lock);
-	list_for_each_entry_safe(pq, tmp, &nn->pullq_list, node) {
-		spin_lock_bh(&pq->lock);
-		pq->armed = true;	/* nobody re-arms from here on */
-		spin_unlock_bh(&pq->lock);
-		hrtimer_cancel(&pq->timer);
-		cancel_work_sync(&pq->rate_work);
-		WARN_ON_ONCE(pq->active);
-		list_del(&pq->node);
-		kfree(pq);
+	xa_unlock_bh(&nn->pullqs);
+	xa_for_each(&nn->pullqs, idx, pq) {
+		xa_erase_bh(&nn->pullqs, idx);
+		WARN_ON_ONCE(refcount_read(&pq->refcnt) != 1);
+		ndp_pullq_remove(pq);
 	}
+	xa_destroy(&nn->pullqs);
 }

@@ -98,10 +98,15 @@ static u32 ndp_rtt_pkt_us(const struct sock *sk)
 	const struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	u32 rate = READ_ONCE(nn->link_rate_mbps);
-	struct ndp_pullq *pq = READ_ONCE(nsk->pq);
+	struct ndp_pullq *pq;
 
-	if (!rate && pq)
-		rate = READ_ONCE(pq->rate_mbps);
+	if (!rate) {
+		rcu_read_lock();
+		pq = rcu_dereference(nsk->pq);
+		if (pq)
+			rate = READ_ONCE(pq->rate_mbps);
+		rcu_read_unlock();
+	}
 	if (!rate)
 		rate = NDP_DEFAULT_RATE_MBPS;
 	/* bits / (Mb/s) = microseconds */

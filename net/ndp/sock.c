@@ -110,7 +110,8 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 
 	if (nsk->dead)
 		return;
-	nsk->dead = true;
+	/* Read under a pull queue's lock (pull.c). */
+	WRITE_ONCE(nsk->dead, true);
 	if (nsk->orphan) {
 		nsk->orphan = false;
 		atomic_dec(&ndp_pernet(sock_net(sk))->orphans);
@@ -303,6 +304,7 @@ static void ndp_sk_destruct(struct sock *sk)
 	ndp_dasr_sock_release(sk);	/* never torn down: a failed open */
 	ndp_dst_release_all(sk);
 	ndp_path_spray_free(sk);
+	ndp_pull_sk_destruct(sk);
 	if (sk->sk_family == AF_INET6)
 		inet6_sock_destruct(sk);
 	else
