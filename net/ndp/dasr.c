@@ -161,12 +161,13 @@ static void ndp_dasr_uncount(struct ndp_net *nn, struct ndp_dasr_peer *p)
 	WRITE_ONCE(nn->dasr_active, nn->dasr_active - 1);
 }
 
-/* A flow of @sk starts on its peer's entry.  Under the socket lock. */
+/* A flow of @sk starts on its peer's entry.  ndp_sock.lock held. */
 static void ndp_dasr_flow_start(struct sock *sk, struct ndp_net *nn)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_dasr_peer *p;
 
+	ndp_sock_assert_locked(sk);
 	spin_lock_bh(&nn->dasr_lock);
 	p = ndp_dasr_get(nn, &nsk->flow.raddr);
 	if (p) {
@@ -203,7 +204,7 @@ static void ndp_dasr_flow_end(struct sock *sk)
 
 /*
  * Receiver: DATA packet @psn (intact or trimmed, not a duplicate) with
- * @flags arrived on @sk.  Under the socket lock.
+ * @flags arrived on @sk.  ndp_sock.lock held.
  */
 void ndp_dasr_rcv(struct sock *sk, u32 psn, u16 flags)
 {
@@ -211,6 +212,7 @@ void ndp_dasr_rcv(struct sock *sk, u32 psn, u16 flags)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_dasr_peer *p = nsk->dasr_rx;
 
+	ndp_sock_assert_locked(sk);
 	if (flags & NDP_F_LAST &&
 	    (!nsk->dasr_last_valid || ndp_after(psn, nsk->dasr_last_psn))) {
 		nsk->dasr_last_psn = psn;
@@ -274,7 +276,7 @@ u16 ndp_dasr_advertised(struct net *net)
 
 /*
  * Sender: the peer of @sk advertised @n in a report that passed
- * ndp_report_ok().  Under the socket lock.
+ * ndp_report_ok().  ndp_sock.lock held.
  */
 void ndp_dasr_heard(struct sock *sk, u16 n)
 {
@@ -283,6 +285,7 @@ void ndp_dasr_heard(struct sock *sk, u16 n)
 	const struct in6_addr *addr = &nsk->flow.raddr;
 	struct ndp_dasr_peer *p;
 
+	ndp_sock_assert_locked(sk);
 	nsk->dasr_peer_n = n;
 	if (!READ_ONCE(nn->dasr_idle_ms))
 		return;
@@ -306,7 +309,7 @@ void ndp_dasr_heard(struct sock *sk, u16 n)
 
 /*
  * Sender: packets the new unscheduled window of @sk may push, out of the
- * initial window @iw.  Under the socket lock.
+ * initial window @iw.  ndp_sock.lock held.
  */
 u32 ndp_dasr_window(struct sock *sk, u32 iw)
 {
@@ -316,6 +319,7 @@ u32 ndp_dasr_window(struct sock *sk, u32 iw)
 	struct ndp_dasr_peer *p;
 	u32 n = 0, w;
 
+	ndp_sock_assert_locked(sk);
 	if (!idle || iw <= 1)
 		return iw;
 	rcu_read_lock();

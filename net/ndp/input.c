@@ -79,6 +79,7 @@ static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
 	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	ndp_sock_assert_locked(sk);
 	if (!cb->sent || cb->acked)
 		return false;
 	cb->acked = 1;
@@ -103,6 +104,7 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
 	struct sk_buff *skb = NULL;
 	u64 sample_ns = 0;
 
+	ndp_sock_assert_locked(sk);
 	/* A span is consecutive psns: walk the queue, find only gaps. */
 	for (; acks; acks--, p++) {
 		if (!skb || NDP_SKB_CB(skb)->psn != p)
@@ -489,6 +491,7 @@ static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	ndp_sock_assert_locked(sk);
 	/* Read by the pull clock without ndp_sock.lock (ndp_ctrl_skb()). */
 	WRITE_ONCE(nsk->rcv_nxt, nsk->rcv_nxt + 1);
 	WRITE_ONCE(nsk->hole_nacked, false);

@@ -697,6 +697,7 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
+	ndp_sock_assert_locked(sk);
 	skb = ndp_ctrl_alloc(&nsk->flow, type, flags, psn);
 	if (skb && type != NDP_PKT_RST) {
 		ndp_hdr(skb)->syn_off = htonl(READ_ONCE(nsk->rcv_nxt));
@@ -796,6 +797,7 @@ static int ndp_amp_check(struct sock *sk, u32 len)
 	u32 f = READ_ONCE(ndp_pernet(sock_net(sk))->amp_factor);
 	u64 budget;
 
+	ndp_sock_assert_locked(sk);
 	if (nsk->addr_ok || !f)
 		return 0;
 	budget = nsk->amp_rx * f;
@@ -822,6 +824,7 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	u64 left;
 	u8 path;
 
+	ndp_sock_assert_locked(sk);
 	flags |= cb->flags;
 	if (nsk->passive)
 		flags |= NDP_F_PASSIVE;
@@ -1157,6 +1160,7 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	ndp_sock_assert_locked(sk);
 	if (nsk->idle && nsk->send_head &&
 	    (!nsk->first_sent || nsk->peer_synced))
 		ndp_push_window_start(sk);
@@ -1177,6 +1181,7 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	ndp_sock_assert_locked(sk);
 	while (nsk->credit) {
 		int amp = ndp_amp_check(sk, READ_ONCE(nsk->mss));
 
@@ -1285,11 +1290,12 @@ void ndp_clean_acked(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
+	ndp_sock_assert_locked(sk);
 	while ((skb = skb_rb_first(&nsk->sndq)) && NDP_SKB_CB(skb)->acked) {
 		rb_erase(&skb->rbnode, &nsk->sndq);
 		WRITE_ONCE(nsk->sndq_len, nsk->sndq_len - 1);
 		if (NDP_SKB_CB(skb)->flags & NDP_F_FIN)
-			nsk->fin_acked = true;
+			WRITE_ONCE(nsk->fin_acked, true);	/* close() waits locklessly */
 		sk_wmem_queued_add(sk, -skb->truesize);
 		sk_mem_uncharge(sk, skb->truesize);
 		nsk->snd_una++;

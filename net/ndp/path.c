@@ -275,6 +275,7 @@ u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn)
 	u8 *r = nsk->mp_round;
 	u8 id = 0;
 
+	ndp_sock_assert_locked(sk);
 	if (list_empty(&nn->paths) && !nsk->spray && !ndp_path_can_spray(sk)) {
 		nsk->mp_len = 0;
 		return 0;

@@ -687,6 +687,16 @@ static inline struct ndp_sock *ndp_sk(const struct sock *sk)
 	return (struct ndp_sock *)sk;
 }
 
+/*
+ * The connection state lock (ndp_sock.lock) is held: every function that
+ * reads or writes a connection's send, receive or path state asserts it,
+ * so that lockdep checks the contract its comment states.
+ */
+static inline void ndp_sock_assert_locked(const struct sock *sk)
+{
+	lockdep_assert_held(&ndp_sk(sk)->lock);
+}
+
 /* Serial number arithmetic on psns and pull counters. */
 static inline bool ndp_before(u32 a, u32 b)
 {

@@ -108,6 +108,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	ndp_sock_assert_locked(sk);
 	if (nsk->dead)
 		return;
 	/* Read under a pull queue's lock (pull.c). */
@@ -132,6 +133,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 
 void ndp_set_error(struct sock *sk, int err, struct sk_buff_head *xmitq)
 {
+	ndp_sock_assert_locked(sk);
 	if (ndp_sk(sk)->dead)
 		return;
 	WRITE_ONCE(sk->sk_err, err);
@@ -146,6 +148,7 @@ void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	ndp_sock_assert_locked(sk);
 	if (nsk->dead || !nsk->fin_acked)
 		return;
 	if (nsk->fin_rcvd || sock_flag(sk, SOCK_DEAD))
@@ -158,6 +161,7 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
+	ndp_sock_assert_locked(sk);
 	if (nsk->dead)
 		return;
 	if (nsk->nonce) {
@@ -197,6 +201,7 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
 
+	ndp_sock_assert_locked(sk);
 	cb->psn = nsk->snd_nxt++;
 	cb->offset = (u32)nsk->snd_bytes;
 	cb->flags = flags | ndp_syn_flag(nsk, cb->psn);
