@@ -232,7 +232,9 @@ static bool ndp_port_conflict(struct ndp_net *nn, const struct sock *sk,
  * connect() and listen() for unbound sockets.  An ephemeral port is one
  * that no overlapping socket holds, picked from a random point of the
  * range inet_sk_get_local_port_range() gives (ip_local_port_range, or
- * the socket's IP_LOCAL_PORT_RANGE), skipping ip_local_reserved_ports.
+ * the socket's IP_LOCAL_PORT_RANGE), skipping ip_local_reserved_ports;
+ * none left is EADDRINUSE, as inet_csk_get_port() says (connect() makes
+ * it EADDRNOTAVAIL, as TCP's).
  */
 int ndp_get_port(struct sock *sk, unsigned short snum)
 {
@@ -253,10 +255,9 @@ int ndp_get_port(struct sock *sk, unsigned short snum)
 	} else {
 		ndp_local_port_range(sk, &low, &high);
 		remaining = high - low + 1;
-		if (remaining <= 0) {
-			err = -EADDRNOTAVAIL;
+		err = -EADDRINUSE;
+		if (remaining <= 0)
 			goto out;
-		}
 		port = low + get_random_u32_below(remaining);
 		for (; remaining > 0; remaining--) {
 			if (!inet_is_local_reserved_port(sock_net(sk), port) &&
@@ -265,10 +266,9 @@ int ndp_get_port(struct sock *sk, unsigned short snum)
 			if (++port > high)
 				port = low;
 		}
-		if (!remaining) {
-			err = -EADDRNOTAVAIL;
+		if (!remaining)
 			goto out;
-		}
+		err = 0;
 	}
 	inet_sk(sk)->inet_num = port;
 	inet_sk(sk)->inet_sport = htons(port);

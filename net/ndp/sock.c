@@ -837,6 +837,9 @@ int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 	if (!nsk->bound) {
 		err = ndp_get_port(sk, 0);
 		if (err) {
+			/* No ephemeral port: connect() says so as TCP's. */
+			if (err == -EADDRINUSE)
+				err = -EADDRNOTAVAIL;
 			inet_sk(sk)->inet_dport = 0;
 			goto out;
 		}
