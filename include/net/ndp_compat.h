@@ -408,16 +408,13 @@ static inline int ndp_inet_diag_bc_sk(const struct inet_diag_dump_data *d,
 
 /*
  * Binding (hash.c).  TCP compares the owners of SO_REUSEPORT sockets by
- * sk_uid(), a READ_ONCE() accessor added in 6.16; before, the field
- * itself, set at socket creation as on later kernels.
+ * sk_uid(), an accessor 7.3 has and 6.1 and 6.12 do not; it is
+ * READ_ONCE(sk->sk_uid), a field every supported kernel sets at socket
+ * creation, so NDP reads the field so on all of them.
  */
 static inline kuid_t ndp_sk_uid(const struct sock *sk)
 {
-#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
-	return sk_uid(sk);
-#else
 	return READ_ONCE(sk->sk_uid);
-#endif
 }
 
 /*
