@@ -406,4 +406,40 @@ static inline int ndp_inet_diag_bc_sk(const struct inet_diag_dump_data *d,
 	udp_tunnel_sock_release(sock)
 #endif
 
+/*
+ * Binding (hash.c).  TCP compares the owners of SO_REUSEPORT sockets by
+ * sk_uid(), an accessor 7.3 has and 6.1 and 6.12 do not; it is
+ * READ_ONCE(sk->sk_uid), a field every supported kernel sets at socket
+ * creation, so NDP reads the field so on all of them.
+ */
+static inline kuid_t ndp_sk_uid(const struct sock *sk)
+{
+	return READ_ONCE(sk->sk_uid);
+}
+
+/*
+ * The ephemeral port range: inet_sk_get_local_port_range() (the netns
+ * range narrowed by IP_LOCAL_PORT_RANGE) is exported by all supported
+ * kernels, Debian's 6.1 included (a stable backport); it returns void
+ * there and bool (whether the socket narrowed it) on 6.12 and 7.3, which
+ * NDP does not need.  inet_get_local_port_range() is exported on 6.1 but
+ * an inline on 6.12 and 7.3, so NDP calls only the former.
+ */
+#include <net/ip.h>
+static inline void ndp_local_port_range(const struct sock *sk, int *low,
+					int *high)
+{
+	inet_sk_get_local_port_range(sk, low, high);
+}
+
+/*
+ * SO_REUSEPORT groups (net/core/sock_reuseport.c): reuseport_alloc(),
+ * reuseport_add_sock(), reuseport_select_sock() and
+ * reuseport_detach_sock() are exported with the same signatures by every
+ * supported kernel (tools/symbol-check).  reuseport_stop_listen_sock()
+ * and reuseport_migrate_sock() are too, but migration of a closing
+ * listener's children is TCP's only (it tests sk_protocol): NDP resets
+ * them, as TCP does by default (net.ipv4.tcp_migrate_req = 0).
+ */
+
 #endif /* _NET_NDP_COMPAT_H */

@@ -37,6 +37,7 @@
 #include <net/inet_sock.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/sock_reuseport.h>
 
 #include "protocol.h"
 
@@ -181,29 +182,46 @@ static struct hlist_head *ndp_bind_bucket(struct ndp_net *nn, u16 port)
 	return &nn->bind_hash[hash_32(port, NDP_BIND_HASH_BITS)];
 }
 
-/* Whether @port is unusable for @sk; @listen: @sk is about to listen. */
+/*
+ * Whether @sk may not share its port with @sk2, which holds it: TCP's
+ * rule (inet_bind_conflict()).  Sockets bound to different devices or to
+ * local addresses that do not overlap never conflict.  Otherwise, with
+ * @relax (bind() or listen() of a chosen port), they share it when both
+ * set SO_REUSEADDR and @sk2 is not listening, or when both set
+ * SO_REUSEPORT and were created by the same user; without @relax (the
+ * search for an ephemeral port) any overlap is a conflict.
+ */
+static bool ndp_bind_conflict(const struct sock *sk, const struct sock *sk2,
+			      bool relax)
+{
+	if (sk->sk_bound_dev_if && sk2->sk_bound_dev_if &&
+	    sk->sk_bound_dev_if != sk2->sk_bound_dev_if)
+		return false;
+	if (!ndp_laddr_overlap(sk, sk2))
+		return false;
+	if (!relax)
+		return true;
+	if (sk->sk_reuse && sk2->sk_reuse &&
+	    inet_sk_state_load(sk2) != TCP_LISTEN)
+		return false;
+	return !(sk->sk_reuseport && sk2->sk_reuseport &&
+		 uid_eq(ndp_sk_uid(sk), ndp_sk_uid(sk2)));
+}
+
+/* Whether @port is unusable for @sk (see ndp_bind_conflict()). */
 static bool ndp_port_conflict(struct ndp_net *nn, const struct sock *sk,
-			      u16 port, bool listen)
+			      u16 port, bool relax)
 {
 	struct ndp_sock *other;
 
+	lockdep_assert_held(&nn->bind_lock);
 	hlist_for_each_entry(other, ndp_bind_bucket(nn, port), bind_node) {
 		const struct sock *sk2 = (struct sock *)other;
 
 		if (sk2 == sk || inet_sk(sk2)->inet_num != port)
 			continue;
-		if (sk->sk_bound_dev_if && sk2->sk_bound_dev_if &&
-		    sk->sk_bound_dev_if != sk2->sk_bound_dev_if)
-			continue;
-		if (!ndp_laddr_overlap(sk, sk2))
-			continue;
-		if (!listen && sk->sk_reuse && sk2->sk_reuse &&
-		    sk2->sk_state != TCP_LISTEN)
-			continue;
-		if (listen && sk2->sk_state != TCP_LISTEN && sk->sk_reuse &&
-		    sk2->sk_reuse)
-			continue;
-		return true;
+		if (ndp_bind_conflict(sk, sk2, relax))
+			return true;
 	}
 	return false;
 }
@@ -211,7 +229,12 @@ static bool ndp_port_conflict(struct ndp_net *nn, const struct sock *sk,
 /*
  * proto.get_port: claim @snum, or an ephemeral port when it is 0.  Called
  * by inet_bind()/inet6_bind() with the local address already set, and by
- * connect() for unbound sockets.
+ * connect() and listen() for unbound sockets.  An ephemeral port is one
+ * that no overlapping socket holds, picked from a random point of the
+ * range inet_sk_get_local_port_range() gives (ip_local_port_range, or
+ * the socket's IP_LOCAL_PORT_RANGE), skipping ip_local_reserved_ports;
+ * none left is EADDRINUSE, as inet_csk_get_port() says (connect() makes
+ * it EADDRNOTAVAIL, as TCP's).
  */
 int ndp_get_port(struct sock *sk, unsigned short snum)
 {
@@ -224,18 +247,17 @@ int ndp_get_port(struct sock *sk, unsigned short snum)
 		return -EINVAL;
 	spin_lock_bh(&nn->bind_lock);
 	if (snum) {
-		if (ndp_port_conflict(nn, sk, snum, false)) {
+		if (ndp_port_conflict(nn, sk, snum, true)) {
 			err = -EADDRINUSE;
 			goto out;
 		}
 		port = snum;
 	} else {
-		inet_get_local_port_range(sock_net(sk), &low, &high);
+		ndp_local_port_range(sk, &low, &high);
 		remaining = high - low + 1;
-		if (remaining <= 0) {
-			err = -EADDRNOTAVAIL;
+		err = -EADDRINUSE;
+		if (remaining <= 0)
 			goto out;
-		}
 		port = low + get_random_u32_below(remaining);
 		for (; remaining > 0; remaining--) {
 			if (!inet_is_local_reserved_port(sock_net(sk), port) &&
@@ -244,10 +266,9 @@ int ndp_get_port(struct sock *sk, unsigned short snum)
 			if (++port > high)
 				port = low;
 		}
-		if (!remaining) {
-			err = -EADDRNOTAVAIL;
+		if (!remaining)
 			goto out;
-		}
+		err = 0;
 	}
 	inet_sk(sk)->inet_num = port;
 	inet_sk(sk)->inet_sport = htons(port);
@@ -258,17 +279,82 @@ out:
 	return err;
 }
 
-/* listen(): no other listener may overlap on our port. */
-int ndp_listen_check(struct sock *sk)
+/*
+ * The SO_REUSEPORT group @sk joins when it listens: that of a listener
+ * with the same port, family, IPV6_V6ONLY, device, owner and exactly the
+ * same local address (as inet_reuseport_add_sock()), else a new one.
+ */
+static int ndp_reuseport_join(struct ndp_net *nn, struct sock *sk)
+{
+	bool any = ndp_laddr_is_any(sk);
+	u16 port = inet_sk(sk)->inet_num;
+	struct ndp_sock *other;
+	struct ndp_flow fl, fl2;
+
+	lockdep_assert_held(&nn->bind_lock);
+	ndp_sk_flow(sk, &fl);
+	hlist_for_each_entry(other, ndp_bind_bucket(nn, port), bind_node) {
+		struct sock *sk2 = (struct sock *)other;
+
+		if (sk2 == sk || inet_sk(sk2)->inet_num != port ||
+		    inet_sk_state_load(sk2) != TCP_LISTEN ||
+		    !sk2->sk_reuseport || sk2->sk_family != sk->sk_family ||
+		    sk2->sk_ipv6only != sk->sk_ipv6only ||
+		    sk2->sk_bound_dev_if != sk->sk_bound_dev_if ||
+		    !uid_eq(ndp_sk_uid(sk2), ndp_sk_uid(sk)))
+			continue;
+		ndp_sk_flow(sk2, &fl2);
+		if (ipv6_addr_equal(&fl.laddr, &fl2.laddr))
+			return reuseport_add_sock(sk, sk2, any);
+	}
+	return reuseport_alloc(sk, any);
+}
+
+/*
+ * listen(): check @sk's port against the other sockets that hold it now
+ * (TCP checks again at listen(): two SO_REUSEADDR sockets may share a
+ * port while neither listens, not once one does), join an SO_REUSEPORT
+ * group and become a listener, atomically with other binds and listens.
+ */
+int ndp_listen_start(struct sock *sk)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	int err = 0;
 
+	sock_owned_by_me(sk);
 	spin_lock_bh(&nn->bind_lock);
-	if (ndp_port_conflict(nn, sk, inet_sk(sk)->inet_num, true))
+	if (ndp_port_conflict(nn, sk, inet_sk(sk)->inet_num, true)) {
 		err = -EADDRINUSE;
+		goto out;
+	}
+	if (sk->sk_reuseport) {
+		err = ndp_reuseport_join(nn, sk);
+		if (err)
+			goto out;
+	}
+	spin_lock(&ndp_sk(sk)->lock);
+	inet_sk_set_state(sk, TCP_LISTEN);
+	spin_unlock(&ndp_sk(sk)->lock);
+out:
 	spin_unlock_bh(&nn->bind_lock);
 	return err;
+}
+
+/*
+ * A listener stops (close(), shutdown()): out of its SO_REUSEPORT group
+ * first, so that new connections go to the others.  The caller then
+ * leaves TCP_LISTEN and resets the children nobody accepted.
+ */
+void ndp_listen_stop(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+
+	sock_owned_by_me(sk);
+	if (!rcu_access_pointer(sk->sk_reuseport_cb))
+		return;
+	spin_lock_bh(&nn->bind_lock);
+	reuseport_detach_sock(sk);
+	spin_unlock_bh(&nn->bind_lock);
 }
 
 void ndp_unbind(struct sock *sk)
@@ -277,6 +363,9 @@ void ndp_unbind(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	spin_lock_bh(&nn->bind_lock);
+	/* A group of its own, made by SO_ATTACH_REUSEPORT_[CE]BPF. */
+	if (rcu_access_pointer(sk->sk_reuseport_cb))
+		reuseport_detach_sock(sk);
 	if (nsk->bound) {
 		hlist_del_init_rcu(&nsk->bind_node);
 		nsk->bound = false;
@@ -284,12 +373,35 @@ void ndp_unbind(struct sock *sk)
 	spin_unlock_bh(&nn->bind_lock);
 }
 
-/* Under RCU (softirq): the best listener for @fl, with a reference. */
+/*
+ * The flow hash that spreads passive opens over an SO_REUSEPORT group
+ * (addresses and ports, as inet_ehashfn(); salted per boot and netns).
+ */
+static u32 ndp_reuseport_hash(const struct net *net, const struct ndp_flow *fl)
+{
+	static u32 ndp_reuseport_seed __read_mostly;
+
+	u32 h;
+
+	net_get_random_once(&ndp_reuseport_seed, sizeof(ndp_reuseport_seed));
+	h = jhash2((const u32 *)&fl->laddr, 8, ndp_reuseport_seed);
+	return jhash_3words(h, ((u32)ntohs(fl->lport) << 16) | ntohs(fl->rport),
+			    net_hash_mix(net), ndp_reuseport_seed);
+}
+
+/*
+ * Under RCU (softirq): the listener for the first window @skb of flow
+ * @fl, with a reference.  A listener on the exact local address beats a
+ * wildcard one; when it is in an SO_REUSEPORT group, the group's BPF
+ * program (SO_ATTACH_REUSEPORT_[CE]BPF, shown the payload) or else the
+ * flow hash picks the member.
+ */
 struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
-				 int ifindex)
+				 struct sk_buff *skb)
 {
 	struct ndp_net *nn = ndp_pernet(net);
 	u16 port = ntohs(fl->lport);
+	int ifindex = skb->skb_iif;
 	struct sock *best = NULL;
 	struct ndp_sock *nsk;
 
@@ -314,6 +426,16 @@ struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 			best = sk;
 			break;
 		}
+	}
+	if (best && rcu_access_pointer(best->sk_reuseport_cb)) {
+		int hdr_len = skb_transport_offset(skb) + ndp_hdr(skb)->doff * 4;
+		struct sock *sel;
+
+		sel = reuseport_select_sock(best, ndp_reuseport_hash(net, fl),
+					    skb, hdr_len);
+		/* A member that is joining or leaving: the one we found. */
+		if (sel && inet_sk_state_load(sel) == TCP_LISTEN)
+			best = sel;
 	}
 	if (best && !refcount_inc_not_zero(&best->sk_refcnt))
 		best = NULL;

@@ -1232,7 +1232,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 			reason = SKB_DROP_REASON_INVALID_PROTO;
 			goto drop;
 		}
-		lsk = ndp_listener_lookup(net, fl, skb->skb_iif);
+		lsk = ndp_listener_lookup(net, fl, skb);
 		if (lsk) {
 			sk = NULL;
 			reason = ndp_sk_accepts(lsk, skb);

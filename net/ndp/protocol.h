@@ -818,7 +818,8 @@ int ndp_hash_net_init(struct ndp_net *nn);
 void ndp_hash_net_exit(struct ndp_net *nn);
 int ndp_get_port(struct sock *sk, unsigned short snum);
 void ndp_unbind(struct sock *sk);
-int ndp_listen_check(struct sock *sk);
+int ndp_listen_start(struct sock *sk);
+void ndp_listen_stop(struct sock *sk);
 void ndp_sk_flow(const struct sock *sk, struct ndp_flow *fl);
 int ndp_conn_hash(struct sock *sk);
 void ndp_conn_hash_any(struct sock *sk);
@@ -860,7 +861,7 @@ struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl);
 struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl);
 bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b);
 struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
-				 int ifindex);
+				 struct sk_buff *skb);
 
 /* sock.c */
 extern struct proto ndp_prot;

@@ -370,6 +370,7 @@ static void ndp_unlisten(struct sock *sk)
 	struct ndp_sock *child, *tmp;
 	LIST_HEAD(children);
 
+	ndp_listen_stop(sk);
 	spin_lock_bh(&nsk->lock);
 	inet_sk_set_state(sk, TCP_CLOSE);
 	list_for_each_entry(child, &nsk->accept_q, accept_q)
@@ -836,6 +837,9 @@ int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 	if (!nsk->bound) {
 		err = ndp_get_port(sk, 0);
 		if (err) {
+			/* No ephemeral port: connect() says so as TCP's. */
+			if (err == -EADDRINUSE)
+				err = -EADDRNOTAVAIL;
 			inet_sk(sk)->inet_dport = 0;
 			goto out;
 		}
@@ -896,13 +900,8 @@ static int ndp_listen(struct socket *sock, int backlog)
 		if (err)
 			goto out;
 	}
-	err = ndp_listen_check(sk);
-	if (err)
-		goto out;
 	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
-	spin_lock_bh(&nsk->lock);
-	inet_sk_set_state(sk, TCP_LISTEN);
-	spin_unlock_bh(&nsk->lock);
+	err = ndp_listen_start(sk);
 out:
 	release_sock(sk);
 	return err;

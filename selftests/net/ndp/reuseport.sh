@@ -1,0 +1,63 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Binding and listening as TCP (ndp-transport.rst, "Binding and
+# listening"), in a fresh namespace over loopback, IPv4 and IPv6:
+# - four SO_REUSEPORT listeners share a port; 64 connections, each
+#   byte checked, are all accepted and every listener gets some; a
+#   classic BPF program attached to the group steers; one listener
+#   closes and 64 more all go to the other three;
+# - a socket without SO_REUSEPORT, or another user's, gets EADDRINUSE;
+# - one check per row of the bind/listen errno table.
+# Each line is one ndp_reuseport run; its own TAP lines show on failure.
+#
+#   NDP_TEST_PROTO=tcp   same checks over TCP
+. "$(dirname "$0")/lib.sh"
+
+ndp_lib_require_cmd ndp_reuseport
+proto=${NDP_TEST_PROTO:-ndp}
+[ "$proto" = ndp ] && ndp_lib_load_modules ndp
+ndp_lib_ns_new ns || ndp_lib_skip_all "cannot create a netns"
+ip -n "$ns" addr add 127.0.0.2/8 dev lo 2>/dev/null
+# A second device for the SO_BINDTODEVICE row: a veth pair (dummy may
+# not be there).
+dev=
+if ip -n "$ns" link add d0 type veth peer name d1 2>/dev/null; then
+	ip -n "$ns" link set d0 up
+	ip -n "$ns" link set d1 up
+	dev=d0
+fi
+
+run()
+{
+	local out rc
+
+	out=$(ip netns exec "$ns" timeout 60 ndp_reuseport -p "$proto" "$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(not ok|#)' | grep -v '^# [0-9]* passed'
+	return $rc
+}
+
+ndp_lib_plan $((7 + (${#dev} ? 0 : 2)))
+for fam in 4 6; do
+	ndp_lib_check "v$fam: 4 SO_REUSEPORT listeners share the load, BPF steers, one closes" \
+		run "-$fam" spread -n 4 -c 64
+	out=$(run "-$fam" uid)
+	rc=$?
+	if [ $rc = "$KSFT_SKIP" ]; then
+		ndp_lib_skip "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE" \
+			"no second uid (setuid failed)"
+	elif [ $rc = 0 ]; then
+		ndp_lib_pass "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE"
+	else
+		ndp_lib_fail "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE" "$out"
+	fi
+	if [ -n "$dev" ]; then
+		ndp_lib_check "v$fam: bind/listen errno table" run "-$fam" errno -D "$dev"
+	else
+		ndp_lib_check "v$fam: bind/listen errno table" run "-$fam" errno
+		ndp_lib_skip "v$fam: same port on different devices" "no veth device"
+	fi
+done
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_done
