@@ -94,23 +94,22 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <linux/types.h>
+#include <linux/ndp.h>
 
-/* Wire format: mirrors include/net/ndp_wire.h (a kernel header). */
-#define FZ_NDP_DATA		1
-#define FZ_NDP_MAX		8
-#define FZ_F_SYN		0x0001
-#define FZ_F_PASSIVE		0x0100
-#define FZ_F_ALL		0x0fff
-#define FZ_NDP_HDR		40
-
-/* Byte offsets of the fields in the NDP header. */
+/* Byte offsets of the fields in the NDP header (<linux/ndp.h>). */
+#define FZ_O(field)	offsetof(struct ndphdr, field)
 enum {
-	FZ_O_SOURCE = 0, FZ_O_DEST = 2, FZ_O_TYPE = 4, FZ_O_DOFF = 5,
-	FZ_O_FLAGS = 6, FZ_O_NONCE = 8, FZ_O_PSN = 12, FZ_O_SYNOFF = 16,
-	FZ_O_PULL = 20, FZ_O_PRIO = 24, FZ_O_PAYLEN = 28, FZ_O_PATH = 30,
-	FZ_O_DETOURS = 31, FZ_O_HCSUM = 32, FZ_O_PCSUM = 34,
-	FZ_O_NSENDERS = 36, FZ_O_ACKS = 38,
+	FZ_O_SOURCE = FZ_O(source), FZ_O_DEST = FZ_O(dest),
+	FZ_O_TYPE = FZ_O(type), FZ_O_DOFF = FZ_O(doff),
+	FZ_O_FLAGS = FZ_O(flags), FZ_O_NONCE = FZ_O(nonce),
+	FZ_O_PSN = FZ_O(psn), FZ_O_SYNOFF = FZ_O(syn_off),
+	FZ_O_PULL = FZ_O(pull), FZ_O_PRIO = FZ_O(prio),
+	FZ_O_PAYLEN = FZ_O(paylen), FZ_O_PATH = FZ_O(path),
+	FZ_O_DETOURS = FZ_O(detours), FZ_O_HCSUM = FZ_O(hcsum),
+	FZ_O_PCSUM = FZ_O(pcsum), FZ_O_NSENDERS = FZ_O(nsenders),
+	FZ_O_ACKS = FZ_O(acks),
 };
 
 #define FZ_SNAP		(9216 + 64)
@@ -125,6 +124,9 @@ enum fz_class {
 	FZ_SEMANTIC,	/* changes what the packet means */
 };
 
+/* Only for the sizes of its fields. */
+static const struct ndphdr fz_h;
+
 static const struct {
 	const char *name;
 	int off;
@@ -132,20 +134,20 @@ static const struct {
 	bool counter;		/* psn, syn_off, pull: near and far values */
 	enum fz_class cls;	/* of a changed value (counters: see below) */
 } fz_fields[] = {
-	{ "source", FZ_O_SOURCE, 2, false, FZ_SEMANTIC },
-	{ "dest", FZ_O_DEST, 2, false, FZ_SEMANTIC },
-	{ "nonce", FZ_O_NONCE, 4, false, FZ_SEMANTIC },
-	{ "psn", FZ_O_PSN, 4, true, FZ_SEMANTIC },
-	{ "syn_off", FZ_O_SYNOFF, 4, true, FZ_SEMANTIC },
-	{ "pull", FZ_O_PULL, 4, true, FZ_SEMANTIC },
-	{ "prio", FZ_O_PRIO, 4, false, FZ_HARMLESS },
-	{ "paylen", FZ_O_PAYLEN, 2, false, FZ_SEMANTIC },
-	{ "path", FZ_O_PATH, 1, false, FZ_HARMLESS },
-	{ "detours", FZ_O_DETOURS, 1, false, FZ_HARMLESS },
-	{ "hcsum", FZ_O_HCSUM, 2, false, FZ_HARMLESS },
-	{ "pcsum", FZ_O_PCSUM, 2, false, FZ_HARMLESS },
-	{ "nsenders", FZ_O_NSENDERS, 2, false, FZ_HARMLESS },
-	{ "acks", FZ_O_ACKS, 2, false, FZ_SEMANTIC },
+	{ "source", FZ_O_SOURCE, sizeof(fz_h.source), false, FZ_SEMANTIC },
+	{ "dest", FZ_O_DEST, sizeof(fz_h.dest), false, FZ_SEMANTIC },
+	{ "nonce", FZ_O_NONCE, sizeof(fz_h.nonce), false, FZ_SEMANTIC },
+	{ "psn", FZ_O_PSN, sizeof(fz_h.psn), true, FZ_SEMANTIC },
+	{ "syn_off", FZ_O_SYNOFF, sizeof(fz_h.syn_off), true, FZ_SEMANTIC },
+	{ "pull", FZ_O_PULL, sizeof(fz_h.pull), true, FZ_SEMANTIC },
+	{ "prio", FZ_O_PRIO, sizeof(fz_h.prio), false, FZ_HARMLESS },
+	{ "paylen", FZ_O_PAYLEN, sizeof(fz_h.paylen), false, FZ_SEMANTIC },
+	{ "path", FZ_O_PATH, sizeof(fz_h.path), false, FZ_HARMLESS },
+	{ "detours", FZ_O_DETOURS, sizeof(fz_h.detours), false, FZ_HARMLESS },
+	{ "hcsum", FZ_O_HCSUM, sizeof(fz_h.hcsum), false, FZ_HARMLESS },
+	{ "pcsum", FZ_O_PCSUM, sizeof(fz_h.pcsum), false, FZ_HARMLESS },
+	{ "nsenders", FZ_O_NSENDERS, sizeof(fz_h.nsenders), false, FZ_HARMLESS },
+	{ "acks", FZ_O_ACKS, sizeof(fz_h.acks), false, FZ_SEMANTIC },
 };
 
 #define FZ_NFIELDS	((int)ARRAY_SIZE(fz_fields))
@@ -301,8 +303,8 @@ static __u32 fz_hdr_sum(const __u8 *f, const struct fz_pkt *p)
 		s = fz_sum(0, f + p->l3 + 12, 8);
 	else
 		s = fz_sum(0, f + p->l3 + 8, 32);
-	s += opt.proto + FZ_NDP_HDR;
-	return fz_sum(s, f + p->l4, FZ_NDP_HDR);
+	s += opt.proto + NDP_HDR_LEN;
+	return fz_sum(s, f + p->l4, NDP_HDR_LEN);
 }
 
 static void fz_hcsum_set(__u8 *f, const struct fz_pkt *p)
@@ -372,7 +374,7 @@ static bool fz_parse(const __u8 *f, int len, struct fz_pkt *p)
 	} else {
 		return false;
 	}
-	return p->l4len >= FZ_NDP_HDR;
+	return p->l4len >= NDP_HDR_LEN;
 }
 
 static void fz_port_seen(__u16 port)
@@ -633,7 +635,7 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 		v = fz_chance(10) ? 255 : (int)fz_below(16);
 		fz_desc(m, "type=%d", v);
 		if (v != h[FZ_O_TYPE])
-			fz_class_add(m, v >= 1 && v < FZ_NDP_MAX ?
+			fz_class_add(m, v >= 1 && v < NDP_PKT_MAX ?
 				     FZ_SEMANTIC : FZ_INVALID);
 		h[FZ_O_TYPE] = v;
 		break;
@@ -642,31 +644,33 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 			v = fz_below(16);
 		else
 			v = m->p.l4len / 4 + 1 + fz_below(256);
-		v = v > 255 ? 255 : v;
+		v = v > NDP_DOFF_MAX ? NDP_DOFF_MAX : v;
 		fz_desc(m, "doff=%d", v);
 		/*
 		 * A larger doff moves the payload: DATA fails its length
 		 * check; control packets with room for it mean the same.
 		 */
-		if (v < 10 || v * 4 > m->p.l4len || h[FZ_O_TYPE] == FZ_NDP_DATA)
+		if (v < NDP_HDR_WORDS || v * 4 > m->p.l4len || h[FZ_O_TYPE] == NDP_PKT_DATA)
 			fz_class_add(m, v == h[FZ_O_DOFF] ? FZ_HARMLESS :
 				     FZ_INVALID);
 		h[FZ_O_DOFF] = v;
 		break;
 	case FZ_M_FLAGS:
-		v = flag_combo++ & FZ_F_ALL;
+		v = flag_combo++ & NDP_F_ALL;
 		if (fz_chance(25))
 			v |= (1 << (12 + fz_below(4))) |
 			     (fz_chance(30) ? fz_rand() & 0xf000 : 0);
 		fz_desc(m, "flags=0x%x", v);
-		if (v & ~FZ_F_ALL)
+		if (v & ~NDP_F_ALL)
 			fz_class_add(m, FZ_INVALID);
 		else if (v != (int)get_be(h + FZ_O_FLAGS, 2))
 			fz_class_add(m, FZ_SEMANTIC);
 		put_be(h + FZ_O_FLAGS, 2, v);
 		break;
 	case FZ_M_TRUNC: {
-		static const int cuts[] = { 0, 1, 39, 40, 41 };
+		static const int cuts[] = {
+			0, 1, NDP_HDR_LEN - 1, NDP_HDR_LEN, NDP_HDR_LEN + 1,
+		};
 
 		if (m->p.l4len <= 0)
 			break;
@@ -692,7 +696,7 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 		m->len += n;
 		m->p.l4len += n;
 		fz_desc(m, "extend=%d", n);
-		fz_class_add(m, h[FZ_O_TYPE] == FZ_NDP_DATA ? FZ_INVALID :
+		fz_class_add(m, h[FZ_O_TYPE] == NDP_PKT_DATA ? FZ_INVALID :
 			     FZ_HARMLESS);
 		break;
 	case FZ_M_IPLEN: {
@@ -724,11 +728,11 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 		break;
 	}
 	case FZ_M_PAYLOAD:
-		n = m->p.l4len - FZ_NDP_HDR;
+		n = m->p.l4len - NDP_HDR_LEN;
 		if (n <= 0)
 			break;
 		for (v = 1 + fz_below(4); v > 0; v--)
-			m->b[m->p.l4 + FZ_NDP_HDR + fz_below(n)] ^=
+			m->b[m->p.l4 + NDP_HDR_LEN + fz_below(n)] ^=
 				1 << fz_below(8);
 		m->payload_changed = true;
 		fz_desc(m, "payload");
@@ -831,8 +835,8 @@ static void fz_one(long i)
 	 * sent by another CPU may overtake them), any change of the two is
 	 * believed, however far, so it is a forgery.
 	 */
-	if (m.p.l4len >= FZ_NDP_HDR && h[FZ_O_TYPE] == FZ_NDP_DATA &&
-	    (get_be(h + FZ_O_FLAGS, 2) & FZ_F_SYN) &&
+	if (m.p.l4len >= NDP_HDR_LEN && h[FZ_O_TYPE] == NDP_PKT_DATA &&
+	    (get_be(h + FZ_O_FLAGS, 2) & NDP_F_SYN) &&
 	    get_be(h + FZ_O_PSN, 4) - get_be(h + FZ_O_SYNOFF, 4) !=
 	    get_be(src->b + m.p.l4 + FZ_O_PSN, 4) -
 	    get_be(src->b + m.p.l4 + FZ_O_SYNOFF, 4))
@@ -840,34 +844,34 @@ static void fz_one(long i)
 	st.cls[m.cls]++;
 	/* Source or destination port mutated: no live connection either. */
 	renamed |= m.p.l4len >= 4 &&
-		   (get_be(h + FZ_O_SOURCE, 2) != get_be(src->b + m.p.l4, 2) ||
-		    get_be(h + FZ_O_DEST, 2) != get_be(src->b + m.p.l4 + 2, 2));
+		   (get_be(h + FZ_O_SOURCE, 2) != get_be(src->b + m.p.l4 + FZ_O_SOURCE, 2) ||
+		    get_be(h + FZ_O_DEST, 2) != get_be(src->b + m.p.l4 + FZ_O_DEST, 2));
 	renamed |= m.p.l4len >= 12 &&
-		   get_be(h + FZ_O_NONCE, 4) != get_be(src->b + m.p.l4 + 8, 4);
+		   get_be(h + FZ_O_NONCE, 4) != get_be(src->b + m.p.l4 + FZ_O_NONCE, 4);
 	if (renamed)
 		st.renamed++;
 	else
 		st.live++;
 
 	/* Payload checksum: right or wrong, after a payload change. */
-	if (m.payload_changed && m.p.l4len > FZ_NDP_HDR && fz_chance(50)) {
-		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + FZ_NDP_HDR,
-						   m.p.l4len - FZ_NDP_HDR));
+	if (m.payload_changed && m.p.l4len > NDP_HDR_LEN && fz_chance(50)) {
+		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + NDP_HDR_LEN,
+						   m.p.l4len - NDP_HDR_LEN));
 		if (!renamed)
 			fz_class_add(&m, FZ_SEMANTIC);
 		fz_desc(&m, "pcsum=ok");
 	}
 
 	/* Header checksum: valid where allowed, most of the time. */
-	hvalid = m.p.l4len >= FZ_NDP_HDR && fz_chance(65);
+	hvalid = m.p.l4len >= NDP_HDR_LEN && fz_chance(65);
 	if (hvalid && !opt.forge && !renamed && m.cls == FZ_SEMANTIC) {
 		hvalid = false;
 		st.blocked++;
 	}
-	if (m.p.l4len >= FZ_NDP_HDR) {
+	if (m.p.l4len >= NDP_HDR_LEN) {
 		flags = get_be(h + FZ_O_FLAGS, 2);
-		opens = h[FZ_O_TYPE] == FZ_NDP_DATA && (flags & FZ_F_SYN) &&
-			!(flags & FZ_F_PASSIVE);
+		opens = h[FZ_O_TYPE] == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
+			!(flags & NDP_F_PASSIVE);
 		if (hvalid && opens && renamed && !opt.forge) {
 			put_be(h + FZ_O_DEST, 2, fz_nobody_port());
 			st.decoy++;
@@ -909,7 +913,7 @@ static void fz_one(long i)
 		       get_be(h + FZ_O_PSN, 4), get_be(h + FZ_O_SYNOFF, 4),
 		       get_be(h + FZ_O_PULL, 4),
 		       renamed ? "other" : "live", m.desc,
-		       m.p.l4len >= FZ_NDP_HDR ? (hvalid ? "ok" : "bad") : "-",
+		       m.p.l4len >= NDP_HDR_LEN ? (hvalid ? "ok" : "bad") : "-",
 		       m.cls, m.len);
 	}
 	if (m.p.family == AF_INET && !m.iplen_set && m.p.l4len >= 16 &&
@@ -1006,7 +1010,7 @@ static void fz_wait_until(double next)
 static int fz_flood(void)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
-	__u8 pkt[20 + FZ_NDP_HDR + 64];
+	__u8 pkt[20 + NDP_HDR_LEN + 64];
 	struct in_addr base;
 	struct fz_pkt p = { .family = AF_INET, .l3 = 0, .l4 = 20 };
 	double t0, next;
@@ -1042,16 +1046,16 @@ static int fz_flood(void)
 		memcpy(ip + 16, &dst.sin_addr, 4);
 		put_be(h + FZ_O_SOURCE, 2, 1024 + fz_below(64000));
 		put_be(h + FZ_O_DEST, 2, opt.decoys[i % opt.ndecoys]);
-		h[FZ_O_TYPE] = FZ_NDP_DATA;
-		h[FZ_O_DOFF] = FZ_NDP_HDR / 4;
-		put_be(h + FZ_O_FLAGS, 2, 0x0013);	/* SYN LAST UNSCHED */
+		h[FZ_O_TYPE] = NDP_PKT_DATA;
+		h[FZ_O_DOFF] = NDP_HDR_WORDS;
+		put_be(h + FZ_O_FLAGS, 2, NDP_F_SYN | NDP_F_LAST | NDP_F_UNSCHED);
 		put_be(h + FZ_O_NONCE, 4, 1 + fz_below(0xfffffffe));
 		put_be(h + FZ_O_PSN, 4, fz_rand());
 		put_be(h + FZ_O_PRIO, 4, 64);
 		put_be(h + FZ_O_PAYLEN, 2, 64);
 		for (k = 0; k < 64; k++)
-			h[FZ_NDP_HDR + k] = fz_rand();
-		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + FZ_NDP_HDR, 64));
+			h[NDP_HDR_LEN + k] = fz_rand();
+		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + NDP_HDR_LEN, 64));
 		fz_hcsum_set(pkt, &p);
 		fz_ip4_csum(ip);
 		while (sendto(rfd, pkt, sizeof(pkt), 0, (struct sockaddr *)&dst,

@@ -106,48 +106,12 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/ndp.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Wire format: mirrors include/net/ndp_wire.h (a kernel header). */
-enum {
-	NDP_PKT_DATA = 1,
-	NDP_PKT_ACK,
-	NDP_PKT_NACK,
-	NDP_PKT_PULL,
-	NDP_PKT_RST,
-	NDP_PKT_CHALLENGE,
-	NDP_PKT_TOKEN,
-	NDP_PKT_MAX
-};
-
-#define NDP_F_SYN	0x0001
-#define NDP_F_LAST	0x0002
-#define NDP_F_TRIMMED	0x0004
-#define NDP_F_RTS	0x0008
-#define NDP_F_UNSCHED	0x0010
-#define NDP_F_PULL	0x0020
-#define NDP_F_FIN	0x0040
-#define NDP_F_RTX	0x0080
-#define NDP_F_PASSIVE	0x0100
-#define NDP_F_ECHO	0x0200
-#define NDP_F_TOKEN	0x0400
-
-struct ndphdr {
-	uint16_t source, dest;
-	uint8_t type, doff;
-	uint16_t flags;
-	uint32_t nonce, psn, syn_off, pull, prio;
-	uint16_t paylen;
-	uint8_t path, detours;
-	uint16_t hcsum, pcsum, nsenders, reserved;
-};
-
-#define NDP_HDR_LEN	40
-#define NDP_DEFAULT_PROTO	253
+#define NDP_DEFAULT_PROTO	IPPROTO_NDP
 #define NDP_MAX_PKT	65536
-
-_Static_assert(sizeof(struct ndphdr) == NDP_HDR_LEN, "ndphdr size");
 
 /* UDP header of NDP over UDP (all fields in network order). */
 struct ndp_udphdr {

@@ -55,35 +55,6 @@ static void replay_on_signal(int sig)
 	replay_stop = 1;
 }
 
-/*
- * The NDP header as on the wire (include/net/ndp_wire.h is a kernel
- * header; this mirror only needs the fields the tool reads).
- */
-struct replay_ndphdr {
-	uint16_t source;
-	uint16_t dest;
-	uint8_t type;
-	uint8_t doff;
-	uint16_t flags;
-	uint32_t nonce;
-	uint32_t psn;
-	uint32_t syn_off;
-	uint32_t pull;
-	uint32_t prio;
-	uint16_t paylen;
-	uint8_t path;
-	uint8_t detours;
-	uint16_t hcsum;
-	uint16_t pcsum;
-	uint16_t nsenders;
-	uint16_t reserved;
-};
-
-_Static_assert(sizeof(struct replay_ndphdr) == 40, "NDP header is 40 bytes");
-
-#define REPLAY_NDP_DATA		1
-#define REPLAY_NDP_F_SYN	0x0001
-
 /* pcap file format (classic, microsecond timestamps, Ethernet). */
 struct replay_pcap_hdr {
 	uint32_t magic;
@@ -160,11 +131,11 @@ static bool replay_is_opener(const uint8_t *f, const struct replay_pkt *p)
 
 	if (p->proto == 6)	/* TCP: SYN without ACK */
 		return p->l4len >= 20 && (l4[13] & 0x12) == 0x02;
-	if (p->l4len >= (int)sizeof(struct replay_ndphdr)) {
-		struct replay_ndphdr h;
+	if (p->l4len >= (int)sizeof(struct ndphdr)) {
+		struct ndphdr h;
 
 		memcpy(&h, l4, sizeof(h));
-		return h.type == REPLAY_NDP_DATA && (ntohs(h.flags) & REPLAY_NDP_F_SYN);
+		return h.type == NDP_PKT_DATA && (ntohs(h.flags) & NDP_F_SYN);
 	}
 	return false;
 }
@@ -385,8 +356,8 @@ static int replay_show(const char *file)
 			printf(" ipv%d proto %d", p.family == AF_INET ? 4 : 6, p.proto);
 			if (p.l4len >= 4)
 				printf(" %d > %d", l4[0] << 8 | l4[1], l4[2] << 8 | l4[3]);
-			if (p.proto != 6 && p.l4len >= (int)sizeof(struct replay_ndphdr)) {
-				struct replay_ndphdr h;
+			if (p.proto != 6 && p.l4len >= (int)sizeof(struct ndphdr)) {
+				struct ndphdr h;
 
 				memcpy(&h, l4, sizeof(h));
 				printf(" type %d flags 0x%x psn %u syn_off %u paylen %u nonce %08x",
