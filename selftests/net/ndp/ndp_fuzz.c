@@ -98,6 +98,8 @@
 #include <linux/types.h>
 #include <linux/ndp.h>
 
+#include "ndp_util.h"
+
 /* Byte offsets of the fields in the NDP header (<linux/ndp.h>). */
 #define FZ_O(field)	offsetof(struct ndphdr, field)
 enum {
@@ -225,18 +227,6 @@ static bool fz_stopped(void)
 
 	sigpending(&set);
 	return sigismember(&set, SIGINT) || sigismember(&set, SIGTERM);
-}
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "ndp_fuzz: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
 }
 
 /* xorshift64*: deterministic for a seed. */
@@ -415,7 +405,7 @@ static void fz_drain(void)
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
-				die("recvfrom: %s", strerror(errno));
+				ndp_die_errno("recvfrom");
 			return;
 		}
 		if (n > (int)sizeof(buf) || from.sll_pkttype != PACKET_OUTGOING)
@@ -438,18 +428,8 @@ static void fz_drain(void)
 
 static void fz_pcap_write(const __u8 *f, int len)
 {
-	struct { __u32 s, us, incl, orig; } rec;
-	struct timeval tv;
-
-	if (!pcap)
-		return;
-	gettimeofday(&tv, NULL);
-	rec.s = tv.tv_sec;
-	rec.us = tv.tv_usec;
-	rec.incl = len;
-	rec.orig = len;
-	fwrite(&rec, sizeof(rec), 1, pcap);
-	fwrite(f, len, 1, pcap);
+	if (pcap)
+		ndp_pcap_write(pcap, f, len);
 }
 
 static void fz_send_frame(const __u8 *f, int len)
@@ -471,7 +451,7 @@ static void fz_send_frame(const __u8 *f, int len)
 		/* A frame the device refuses (e.g. too long) is skipped. */
 		if (errno == EMSGSIZE || errno == EINVAL)
 			return;
-		die("sendto: %s", strerror(errno));
+		ndp_die_errno("sendto");
 	}
 	st.frames++;
 }
@@ -926,14 +906,6 @@ static void fz_one(long i)
 
 /* ---- main loop ---------------------------------------------------------- */
 
-static double fz_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void fz_open(void)
 {
 	struct sockaddr_ll sll = {
@@ -945,17 +917,17 @@ static void fz_open(void)
 
 	ifindex = if_nametoindex(opt.ifname);
 	if (!ifindex)
-		die("no interface '%s'", opt.ifname);
+		ndp_die("no interface '%s'", opt.ifname);
 	sll.sll_ifindex = ifindex;
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	if (fd < 0)
-		die("AF_PACKET socket: %s", strerror(errno));
+		ndp_die_errno("AF_PACKET socket");
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
-		die("bind to %s: %s", opt.ifname, strerror(errno));
+		ndp_die_errno("bind to %s", opt.ifname);
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", opt.ifname);
 	if (ioctl(fd, SIOCGIFMTU, &ifr))
-		die("SIOCGIFMTU: %s", strerror(errno));
+		ndp_die_errno("SIOCGIFMTU");
 	mtu = ifr.ifr_mtu;
 	if (mtu + ETH_HLEN > FZ_SNAP)
 		mtu = FZ_SNAP - ETH_HLEN;
@@ -997,7 +969,7 @@ static void fz_usage(void)
 /* Sleep until @next (seconds on the monotonic clock). */
 static void fz_wait_until(double next)
 {
-	double w = next - fz_now();
+	double w = next - ndp_now_s();
 	struct timespec ts;
 
 	if (w <= 0)
@@ -1021,18 +993,18 @@ static int fz_flood(void)
 		fz_usage();
 	if (inet_pton(AF_INET, opt.flood_dst, &dst.sin_addr) != 1 ||
 	    inet_pton(AF_INET, opt.flood_src, &base) != 1)
-		die("flood: IPv4 addresses expected");
+		ndp_die("flood: IPv4 addresses expected");
 	rfd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
 	if (rfd < 0 || setsockopt(rfd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one)))
-		die("raw socket: %s", strerror(errno));
-	t0 = fz_now();
+		ndp_die_errno("raw socket");
+	t0 = ndp_now_s();
 	next = t0;
 	for (i = 0; i < opt.count && !fz_stopped(); i++) {
 		__u8 *ip = pkt, *h = pkt + 20;
 		__u32 src = ntohl(base.s_addr) & 0xffff0000;
 		int k;
 
-		if (opt.secs && fz_now() - t0 > opt.secs)
+		if (opt.secs && ndp_now_s() - t0 > opt.secs)
 			break;
 		fz_wait_until(next);
 		next += 1.0 / opt.pps;
@@ -1061,12 +1033,12 @@ static int fz_flood(void)
 		while (sendto(rfd, pkt, sizeof(pkt), 0, (struct sockaddr *)&dst,
 			      sizeof(dst)) < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN)
-				die("sendto: %s", strerror(errno));
+				ndp_die_errno("sendto");
 			usleep(1000);
 		}
 		sent++;
 	}
-	printf("flood: sent %ld in %.1f s\n", sent, fz_now() - t0);
+	printf("flood: sent %ld in %.1f s\n", sent, ndp_now_s() - t0);
 	close(rfd);
 	return 0;
 }
@@ -1078,7 +1050,7 @@ static void fz_parse_decoys(char *s)
 	for (tok = strtok_r(s, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (opt.ndecoys == (int)ARRAY_SIZE(opt.decoys))
-			die("too many decoy ports");
+			ndp_die("too many decoy ports");
 		opt.decoys[opt.ndecoys++] = atoi(tok);
 	}
 }
@@ -1158,36 +1130,28 @@ int main(int argc, char **argv)
 	if (!opt.ifname)
 		fz_usage();
 	fz_open();
-	if (opt.wfile) {
-		struct { __u32 magic; __u16 major, minor; __s32 zone;
-			 __u32 sigfigs, snaplen, linktype; } gh = {
-			0xa1b2c3d4, 2, 4, 0, 0, 65536, 1 };
-
-		pcap = fopen(opt.wfile, "w");
-		if (!pcap)
-			die("%s: %s", opt.wfile, strerror(errno));
-		fwrite(&gh, sizeof(gh), 1, pcap);
-	}
+	if (opt.wfile)
+		pcap = ndp_pcap_create(opt.wfile, 65536);
 	fprintf(stderr, "ndp_fuzz: capturing on %s, seed %llu\n", opt.ifname,
 		(unsigned long long)opt.seed);
 
-	t0 = fz_now();
+	t0 = ndp_now_s();
 	while (!pool_n && !fz_stopped()) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-		if (fz_now() - t0 > opt.wait_s)
-			die("no NDP packet seen on %s within %d s", opt.ifname,
-			    opt.wait_s);
+		if (ndp_now_s() - t0 > opt.wait_s)
+			ndp_die("no NDP packet seen on %s within %d s",
+				opt.ifname, opt.wait_s);
 		poll(&pfd, 1, 100);
 		fz_drain();
 	}
 	fprintf(stderr, "ndp_fuzz: injecting\n");
-	t0 = fz_now();
+	t0 = ndp_now_s();
 	deadline = opt.secs ? t0 + opt.secs : 0;
 	gap = 1.0 / opt.pps;
 	next = t0;
 	for (i = 0; i < opt.count && !fz_stopped(); i++) {
-		if (deadline && fz_now() > deadline)
+		if (deadline && ndp_now_s() > deadline)
 			break;
 		fz_wait_until(next);
 		next += gap;
@@ -1195,8 +1159,8 @@ int main(int argc, char **argv)
 		fz_one(i);
 	}
 	if (pcap && fclose(pcap))
-		die("%s: %s", opt.wfile, strerror(errno));
-	fz_summary(fz_now() - t0);
+		ndp_die_errno("%s", opt.wfile);
+	fz_summary(ndp_now_s() - t0);
 	close(fd);
 	return 0;
 }
