@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ndp_util: what the NDP user-space tools and selftest helpers share
- * (ndpperf, ndp_xfer, ndp_scale, ndp_replay, ndp_fuzz, ndp_reuseport):
+ * (ndpperf; ndp_xfer, ndp_scale, ndp_replay, ndp_fuzz, ndp_reuseport,
+ * ndp_pktgen, ndp_diag of the selftests):
  * fatal errors, clocks, sizes and protocols on the command line, socket
  * addresses and stream sockets of either protocol, pcap files.  Each program is
  * linked with ndp_util.c (its Makefile lists it as a source).
