@@ -2,10 +2,10 @@
 /*
  * ndp_util: what the NDP user-space tools and selftest helpers share
  * (ndpperf; ndp_xfer, ndp_scale, ndp_replay, ndp_fuzz, ndp_reuseport,
- * ndp_pktgen, ndp_diag of the selftests):
- * fatal errors, clocks, sizes and protocols on the command line, socket
- * addresses and stream sockets of either protocol, pcap files.  Each program is
- * linked with ndp_util.c (its Makefile lists it as a source).
+ * ndp_pktgen and ndp_diag of the selftests): fatal errors, clocks, sizes
+ * and protocols on the command line, socket addresses, stream sockets of
+ * either protocol, errno names, pcap files.  Each program is linked with
+ * ndp_util.c (its Makefile lists it as a source).
  */
 #ifndef NDP_UTIL_H
 #define NDP_UTIL_H
