@@ -7,7 +7,7 @@
 #   make KDIR=<tree>     modules against any other kernel tree or headers
 #   make W=1             extra compiler warnings (must stay clean)
 #   make check           W=1 build, sparse and checkpatch --strict
-#                        (kernel and user-space C)
+#                        (kernel and user-space C), wire-check
 #   make tools           user-space tools and selftest helpers
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
 #   make demo            the main job: build, boot, show NDP working
@@ -47,7 +47,7 @@ USER_SOURCES := $(shell find tools selftests -name '*.[ch]' ! -name '*.mod.c' \
 .PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz \
 	install uninstall install-modules uninstall-modules clean-modules \
 	install-tools uninstall-tools \
-	install-dkms-src uninstall-dkms-src netlink-gen man-check
+	install-dkms-src uninstall-dkms-src netlink-gen man-check wire-check
 
 all: modules
 
@@ -94,7 +94,11 @@ man-check:
 		[ -z "$$out" ] || { echo "$$m: $$out"; rc=1; }; \
 	done; exit $$rc
 
-check: sparse checkpatch man-check
+# The Python and Lua copies of the wire header against the UAPI header.
+wire-check:
+	tools/wire-check
+
+check: sparse checkpatch man-check wire-check
 	$(MAKE) -C tools CFLAGS_EXTRA=-Werror
 	$(MAKE) -C selftests/net/ndp CFLAGS_EXTRA=-Werror
 

@@ -75,6 +75,11 @@
 #include <unistd.h>
 #include <linux/ndp.h>
 
+#include "ndp_util.h"
+
+/* Every fatal error: "ndpperf: FAIL: ...", exit status 1. */
+#define fail(...)	ndp_die("FAIL: " __VA_ARGS__)
+
 #define PERF_REQ_MAGIC	0x4e445052	/* "NDPR" */
 #define PERF_RESP_MAGIC	0x4e445041	/* "NDPA" */
 #define PERF_BUF	(64 * 1024)
@@ -109,27 +114,6 @@ static struct {
 	.ndp = true, .family = AF_INET, .port = 5300, .flows = 1, .warmup = -1,
 	.timeout_s = 60, .req = -1, .resp = -1, .iters = -1,
 };
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "ndpperf: FAIL: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /*
  * The machine's CPU time in clock ticks from the aggregate "cpu" line of
@@ -205,8 +189,7 @@ static int64_t perf_check(const uint8_t *p, uint64_t seq, char dir, uint64_t off
 
 static int perf_socket(void)
 {
-	int fd = opt.ndp ? socket(opt.family, SOCK_NDP, 0)
-			 : socket(opt.family, SOCK_STREAM, 0);
+	int fd = ndp_stream_socket(opt.family, opt.ndp, 0);
 
 	if (fd < 0)
 		fail("socket(%s): %s", opt.ndp ? "SOCK_NDP" : "SOCK_STREAM",
@@ -226,32 +209,10 @@ static void perf_sockopts(int fd)
 		fail("TCP_NODELAY: %s", strerror(errno));
 }
 
-static socklen_t perf_addr(struct sockaddr_storage *ss, const char *host)
-{
-	struct sockaddr_in6 *s6;
-
-	memset(ss, 0, sizeof(*ss));
-	if (opt.family == AF_INET) {
-		struct sockaddr_in *s = (void *)ss;
-
-		s->sin_family = AF_INET;
-		s->sin_port = htons(opt.port);
-		if (host && inet_pton(AF_INET, host, &s->sin_addr) != 1)
-			fail("bad IPv4 address '%s'", host);
-		return sizeof(*s);
-	}
-	s6 = (void *)ss;
-	s6->sin6_family = AF_INET6;
-	s6->sin6_port = htons(opt.port);
-	if (host && inet_pton(AF_INET6, host, &s6->sin6_addr) != 1)
-		fail("bad IPv6 address '%s'", host);
-	return sizeof(*s6);
-}
-
 static int perf_connect(const char *host)
 {
 	struct sockaddr_storage ss;
-	socklen_t len = perf_addr(&ss, host);
+	socklen_t len = ndp_sockaddr(&ss, opt.family, host, opt.port);
 	struct timeval tv = { .tv_sec = opt.timeout_s };
 	int fd = perf_socket();
 
@@ -456,7 +417,7 @@ static void *perf_goodput(void *arg)
 static int perf_server(void)
 {
 	struct sockaddr_storage ss;
-	socklen_t len = perf_addr(&ss, opt.bind);
+	socklen_t len = ndp_sockaddr(&ss, opt.family, opt.bind, opt.port);
 	int lfd = perf_socket(), one = 1;
 
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -598,7 +559,7 @@ static uint64_t perf_incast_round(struct perf_flow *flows, int n, uint64_t req,
 		flows[i].ahave = 0;
 		flows[i].done_ns = 0;
 	}
-	t0 = now_ns();
+	t0 = ndp_now_ns();
 	deadline = t0 + opt.timeout_s * 1000000000ULL;
 	for (i = 0; i < n; i++) {
 		struct perf_req q = {
@@ -612,7 +573,7 @@ static uint64_t perf_incast_round(struct perf_flow *flows, int n, uint64_t req,
 			     perf_strerror(-r));
 	}
 	while (left) {
-		uint64_t now = now_ns();
+		uint64_t now = ndp_now_ns();
 
 		if (now > deadline)
 			fail("incast round timed out after %d s (%llu flows left)",
@@ -624,7 +585,7 @@ static uint64_t perf_incast_round(struct perf_flow *flows, int n, uint64_t req,
 		r = poll(pfd, n, 1000);
 		if (r < 0 && errno != EINTR)
 			fail("poll: %s", strerror(errno));
-		now = now_ns();
+		now = ndp_now_ns();
 		for (i = 0; i < n && r > 0; i++) {
 			if (!pfd[i].revents)
 				continue;
@@ -633,7 +594,7 @@ static uint64_t perf_incast_round(struct perf_flow *flows, int n, uint64_t req,
 				left--;
 		}
 	}
-	t0 = now_ns() - t0;
+	t0 = ndp_now_ns() - t0;
 	return t0;
 }
 
@@ -648,9 +609,9 @@ static void *perf_bulk_flow(void *arg)
 	struct perf_bulk *b = arg;
 	int fd = perf_connect(b->host);
 
-	b->start_ns = now_ns();
+	b->start_ns = ndp_now_ns();
 	perf_exchange(fd, b->seq, opt.req, opt.resp);
-	b->end_ns = now_ns();
+	b->end_ns = ndp_now_ns();
 	close(fd);
 	return NULL;
 }
@@ -715,7 +676,7 @@ static void perf_report(const char *what, double *s, size_t n, double goodput,
 /* Keep going while iterations and time remain. */
 static bool perf_more(int64_t i, uint64_t t0)
 {
-	if (opt.duration > 0 && now_ns() - t0 >= opt.duration * 1e9)
+	if (opt.duration > 0 && ndp_now_ns() - t0 >= opt.duration * 1e9)
 		return false;
 	return i < opt.iters;
 }
@@ -757,12 +718,12 @@ static int perf_client(void)
 		fd = perf_connect(opt.hosts[0]);
 		for (i = 0; i < opt.warmup; i++)
 			perf_exchange(fd, ++perf_seq, opt.req, opt.resp);
-		t0 = now_ns();
+		t0 = ndp_now_ns();
 		for (i = 0; perf_more(i, t0) && n < cap; i++) {
-			uint64_t t = now_ns();
+			uint64_t t = ndp_now_ns();
 
 			perf_exchange(fd, ++perf_seq, opt.req, opt.resp);
-			s[n++] = (now_ns() - t) / 1e3;
+			s[n++] = (ndp_now_ns() - t) / 1e3;
 		}
 		close(fd);
 		perf_report("rr", s, n, 0, 0);
@@ -773,14 +734,14 @@ static int perf_client(void)
 			perf_exchange(fd, ++perf_seq, opt.req, opt.resp);
 			close(fd);
 		}
-		t0 = now_ns();
+		t0 = ndp_now_ns();
 		for (i = 0; perf_more(i, t0) && n < cap; i++) {
-			uint64_t t = now_ns();
+			uint64_t t = ndp_now_ns();
 
 			fd = perf_connect(opt.hosts[0]);
 			perf_exchange(fd, ++perf_seq, opt.req, opt.resp);
 			close(fd);
-			s[n++] = (now_ns() - t) / 1e3;
+			s[n++] = (ndp_now_ns() - t) / 1e3;
 		}
 		perf_report("crr", s, n, 0, 0);
 		break;
@@ -836,7 +797,7 @@ static int perf_client(void)
 			flows[f].fd = perf_connect(opt.hosts[f % opt.nhosts]);
 		for (i = 0; i < opt.warmup; i++)
 			perf_incast_round(flows, opt.flows, opt.req, opt.resp);
-		t0 = now_ns();
+		t0 = ndp_now_ns();
 		for (i = 0; perf_more(i, t0) && n < cap; i++)
 			s[n++] = perf_incast_round(flows, opt.flows, opt.req, opt.resp) / 1e3;
 		for (f = 0; f < opt.flows; f++)
@@ -854,34 +815,6 @@ static int perf_client(void)
 }
 
 /* ---- command line ------------------------------------------------------------ */
-
-static int64_t perf_size(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	switch (*end) {
-	case 'k':
-	case 'K':
-		v *= 1024;
-		break;
-	case 'm':
-	case 'M':
-		v *= 1024 * 1024;
-		break;
-	case 'g':
-	case 'G':
-		v *= 1024.0 * 1024 * 1024;
-		break;
-	case '\0':
-		break;
-	default:
-		fail("bad size '%s'", s);
-	}
-	if (v < 0)
-		fail("bad size '%s'", s);
-	return v;
-}
 
 static void __attribute__((noreturn)) usage(void)
 {
@@ -914,26 +847,6 @@ int main(int argc, char **argv)
 			     tok = strtok(NULL, ","))
 				opt.hosts[opt.nhosts++] = tok;
 			break;
-		case 'p':
-			if (!strcmp(optarg, "ndp"))
-				opt.ndp = true;
-			else if (!strcmp(optarg, "tcp"))
-				opt.ndp = false;
-			else
-				usage();
-			break;
-		case '4':
-			opt.family = AF_INET;
-			break;
-		case '6':
-			opt.family = AF_INET6;
-			break;
-		case 'P':
-			opt.port = atoi(optarg);
-			break;
-		case 'b':
-			opt.bind = optarg;
-			break;
 		case 'G':
 			opt.goodput = optarg;
 			break;
@@ -950,10 +863,10 @@ int main(int argc, char **argv)
 				usage();
 			break;
 		case 'r':
-			opt.req = perf_size(optarg);
+			opt.req = ndp_size_arg(optarg);
 			break;
 		case 'R':
-			opt.resp = perf_size(optarg);
+			opt.resp = ndp_size_arg(optarg);
 			break;
 		case 'n':
 			opt.iters = atoll(optarg);
@@ -983,7 +896,9 @@ int main(int argc, char **argv)
 			opt.quiet = true;
 			break;
 		default:
-			usage();
+			if (ndp_sock_opt(c, optarg, &opt.ndp, &opt.family,
+					 &opt.port, &opt.bind) != 1)
+				usage();
 		}
 	}
 	client = opt.nhosts > 0;

@@ -16,22 +16,40 @@
 
 local ndp = Proto("ndpt", "NDP transport")
 
+-- The header as include/uapi/linux/ndp.h defines it (struct ndphdr and its
+-- constants, the one definition); tools/wire-check compares every value
+-- below with that header, and the dissector reads the header only through
+-- them (no literal offsets).
+local NDP_HDR_WORDS = 10
 local NDP_HDR_LEN = 40
-
-local types = {
-	[1] = "DATA",
-	[2] = "ACK",
-	[3] = "NACK",
-	[4] = "PULL",
-	[5] = "RST",
-	[6] = "CHALLENGE",
-	[7] = "TOKEN",
+-- Each field of struct ndphdr: { byte offset, size }.
+local HDR = {
+	source = { 0, 2 }, dest = { 2, 2 }, type = { 4, 1 }, doff = { 5, 1 },
+	flags = { 6, 2 }, nonce = { 8, 4 }, psn = { 12, 4 }, syn_off = { 16, 4 },
+	pull = { 20, 4 }, prio = { 24, 4 }, paylen = { 28, 2 }, path = { 30, 1 },
+	detours = { 31, 1 }, hcsum = { 32, 2 }, pcsum = { 34, 2 },
+	nsenders = { 36, 2 }, acks = { 38, 2 },
 }
 
+-- enum ndp_pkt_type
+local PKT_DATA, PKT_ACK, PKT_NACK, PKT_PULL = 1, 2, 3, 4
+local PKT_RST, PKT_CHALLENGE, PKT_TOKEN = 5, 6, 7
+
+local types = {
+	[PKT_DATA] = "DATA",
+	[PKT_ACK] = "ACK",
+	[PKT_NACK] = "NACK",
+	[PKT_PULL] = "PULL",
+	[PKT_RST] = "RST",
+	[PKT_CHALLENGE] = "CHALLENGE",
+	[PKT_TOKEN] = "TOKEN",
+}
+
+-- NDP_F_*
 local F_SYN, F_LAST, F_TRIMMED, F_RTS = 0x0001, 0x0002, 0x0004, 0x0008
 local F_UNSCHED, F_PULL, F_FIN, F_RTX = 0x0010, 0x0020, 0x0040, 0x0080
 local F_PASSIVE, F_ECHO, F_TOKEN, F_DUP = 0x0100, 0x0200, 0x0400, 0x0800
-local F_DEFINED = 0x0fff
+local F_ALL = 0x0fff
 local flag_names = {
 	{ F_SYN, "SYN" }, { F_LAST, "LAST" }, { F_TRIMMED, "TRIMMED" },
 	{ F_RTS, "RTS" }, { F_UNSCHED, "UNSCHED" }, { F_PULL, "PULL" },
@@ -61,7 +79,7 @@ f.f_echo = ProtoField.bool("ndpt.flags.echo", "ECHO (pull counter: echoed cookie
 f.f_token = ProtoField.bool("ndpt.flags.token", "TOKEN (pull counter: token)", 16, nil, F_TOKEN)
 f.f_dup = ProtoField.bool("ndpt.flags.dup", "DUP (ACK of a duplicate)", 16, nil, F_DUP)
 f.f_undef = ProtoField.uint16("ndpt.flags.undefined", "Undefined bits", base.HEX,
-			      nil, 0xffff - F_DEFINED)
+			      nil, 0xffff - F_ALL)
 f.nonce = ProtoField.uint32("ndpt.nonce", "Connection nonce", base.HEX)
 f.psn = ProtoField.uint32("ndpt.psn", "Packet sequence number", base.DEC)
 f.syn_off = ProtoField.uint32("ndpt.syn_offset", "SYN offset", base.DEC)
@@ -175,6 +193,12 @@ local function stream_of(sport, dport, nonce)
 	return s
 end
 
+-- The range of header field @name in @tvb.
+local function fld(tvb, name)
+	local o = HDR[name]
+	return tvb(o[1], o[2])
+end
+
 function ndp.dissector(tvb, pinfo, tree)
 	local len = tvb:reported_length_remaining()
 	pinfo.cols.protocol = "NDP"
@@ -185,76 +209,78 @@ function ndp.dissector(tvb, pinfo, tree)
 		return tvb:len()
 	end
 
-	local sport, dport = tvb(0, 2):uint(), tvb(2, 2):uint()
-	local ptype, doff, flags = tvb(4, 1):uint(), tvb(5, 1):uint(), tvb(6, 2):uint()
-	local nonce, psn = tvb(8, 4):uint(), tvb(12, 4):uint()
-	local paylen = tvb(28, 2):uint()
+	local sport, dport = fld(tvb, "source"):uint(), fld(tvb, "dest"):uint()
+	local ptype, doff = fld(tvb, "type"):uint(), fld(tvb, "doff"):uint()
+	local flags = fld(tvb, "flags"):uint()
+	local nonce, psn = fld(tvb, "nonce"):uint(), fld(tvb, "psn"):uint()
+	local paylen = fld(tvb, "paylen"):uint()
 	local hlen = doff * 4
 
-	t:add(f.sport, tvb(0, 2))
-	t:add(f.dport, tvb(2, 2))
-	t:add(f.port, tvb(0, 2)):set_hidden()
-	t:add(f.port, tvb(2, 2)):set_hidden()
-	local ti = t:add(f.type, tvb(4, 1))
+	t:add(f.sport, fld(tvb, "source"))
+	t:add(f.dport, fld(tvb, "dest"))
+	t:add(f.port, fld(tvb, "source")):set_hidden()
+	t:add(f.port, fld(tvb, "dest")):set_hidden()
+	local ti = t:add(f.type, fld(tvb, "type"))
 	if not types[ptype] then ti:add_proto_expert_info(e.bad_type) end
-	ti = t:add(f.doff, tvb(5, 1))
-	t:add(f.hdr_len, tvb(5, 1), hlen):set_generated()
-	if doff < 10 then ti:add_proto_expert_info(e.bad_doff) end
+	ti = t:add(f.doff, fld(tvb, "doff"))
+	t:add(f.hdr_len, fld(tvb, "doff"), hlen):set_generated()
+	if doff < NDP_HDR_WORDS then ti:add_proto_expert_info(e.bad_doff) end
 
 	local names = {}
 	for _, fl in ipairs(flag_names) do
 		if bit32.band(flags, fl[1]) ~= 0 then names[#names + 1] = fl[2] end
 	end
-	local ft = t:add(f.flags, tvb(6, 2))
+	local frange = fld(tvb, "flags")
+	local ft = t:add(f.flags, frange)
 	ft:append_text(" (" .. (#names > 0 and table.concat(names, ", ") or "none") .. ")")
-	ft:add(f.f_syn, tvb(6, 2))
-	ft:add(f.f_last, tvb(6, 2))
-	ft:add(f.f_trimmed, tvb(6, 2))
-	ft:add(f.f_rts, tvb(6, 2))
-	ft:add(f.f_unsched, tvb(6, 2))
-	ft:add(f.f_pull, tvb(6, 2))
-	ft:add(f.f_fin, tvb(6, 2))
-	ft:add(f.f_rtx, tvb(6, 2))
-	ft:add(f.f_passive, tvb(6, 2))
-	ft:add(f.f_echo, tvb(6, 2))
-	ft:add(f.f_token, tvb(6, 2))
-	ft:add(f.f_dup, tvb(6, 2))
-	local fu = ft:add(f.f_undef, tvb(6, 2))
-	if bit32.band(flags, 0xffff - F_DEFINED) ~= 0 then fu:add_proto_expert_info(e.bad_flags) end
+	ft:add(f.f_syn, frange)
+	ft:add(f.f_last, frange)
+	ft:add(f.f_trimmed, frange)
+	ft:add(f.f_rts, frange)
+	ft:add(f.f_unsched, frange)
+	ft:add(f.f_pull, frange)
+	ft:add(f.f_fin, frange)
+	ft:add(f.f_rtx, frange)
+	ft:add(f.f_passive, frange)
+	ft:add(f.f_echo, frange)
+	ft:add(f.f_token, frange)
+	ft:add(f.f_dup, frange)
+	local fu = ft:add(f.f_undef, frange)
+	if bit32.band(flags, 0xffff - F_ALL) ~= 0 then fu:add_proto_expert_info(e.bad_flags) end
 
-	t:add(f.nonce, tvb(8, 4))
-	t:add(f.psn, tvb(12, 4))
-	t:add(f.word4, tvb(16, 4)):set_hidden()
-	if ptype == 1 then
-		t:add(f.syn_off, tvb(16, 4))
+	t:add(f.nonce, fld(tvb, "nonce"))
+	t:add(f.psn, fld(tvb, "psn"))
+	t:add(f.word4, fld(tvb, "syn_off")):set_hidden()
+	if ptype == PKT_DATA then
+		t:add(f.syn_off, fld(tvb, "syn_off"))
 	else
-		t:add(f.cum_ack, tvb(16, 4))
+		t:add(f.cum_ack, fld(tvb, "syn_off"))
 	end
-	t:add(f.pull, tvb(20, 4))
-	t:add(f.prio, tvb(24, 4))
-	t:add(f.paylen, tvb(28, 2))
-	t:add(f.path, tvb(30, 1))
-	t:add(f.detours, tvb(31, 1))
+	t:add(f.pull, fld(tvb, "pull"))
+	t:add(f.prio, fld(tvb, "prio"))
+	t:add(f.paylen, fld(tvb, "paylen"))
+	t:add(f.path, fld(tvb, "path"))
+	t:add(f.detours, fld(tvb, "detours"))
 
 	-- Header checksum: pseudo-header + 40 bytes with the field as sent
 	-- sums to 0xffff when right.
-	local hc = t:add(f.hcsum, tvb(32, 2))
+	local hc = t:add(f.hcsum, fld(tvb, "hcsum"))
 	local ps = pseudo_sum()
 	if ps then
 		local s = fold(sum16(tvb(0, NDP_HDR_LEN):bytes(), ps))
 		if s == 0xffff then
 			hc:append_text(" [correct]")
-			t:add(f.hcsum_status, tvb(32, 2), "Good"):set_generated()
+			t:add(f.hcsum_status, fld(tvb, "hcsum"), "Good"):set_generated()
 		else
 			hc:append_text(" [incorrect]")
 			hc:add_proto_expert_info(e.bad_hcsum)
-			t:add(f.hcsum_status, tvb(32, 2), "Bad"):set_generated()
+			t:add(f.hcsum_status, fld(tvb, "hcsum"), "Bad"):set_generated()
 		end
 	end
 
-	local pc = t:add(f.pcsum, tvb(34, 2))
-	t:add(f.nsenders, tvb(36, 2))
-	t:add(f.acks, tvb(38, 2))
+	local pc = t:add(f.pcsum, fld(tvb, "pcsum"))
+	t:add(f.nsenders, fld(tvb, "nsenders"))
+	t:add(f.acks, fld(tvb, "acks"))
 	if hlen > NDP_HDR_LEN and tvb:len() >= hlen then
 		t:add(f.options, tvb(NDP_HDR_LEN, hlen - NDP_HDR_LEN))
 	end
@@ -273,11 +299,11 @@ function ndp.dissector(tvb, pinfo, tree)
 	end
 
 	-- Payload checksum: of the payload alone; not checked when trimmed.
-	if ptype == 1 and not trimmed then
+	if ptype == PKT_DATA and not trimmed then
 		if have ~= paylen then
 			t:add_proto_expert_info(e.bad_len)
 		elseif tvb:len() >= hlen + have then
-			local want = tvb(34, 2):uint()
+			local want = fld(tvb, "pcsum"):uint()
 			local got = 0
 			if have > 0 then
 				got = bit32.bxor(fold(sum16(tvb(hlen, have):bytes(), 0)), 0xffff)
@@ -285,11 +311,11 @@ function ndp.dissector(tvb, pinfo, tree)
 			-- 0x0000 and 0xffff are the same one's complement zero
 			if got % 0xffff == want % 0xffff then
 				pc:append_text(" [correct]")
-				t:add(f.pcsum_status, tvb(34, 2), "Good"):set_generated()
+				t:add(f.pcsum_status, fld(tvb, "pcsum"), "Good"):set_generated()
 			else
 				pc:append_text(string.format(" [incorrect, should be 0x%04x]", got))
 				pc:add_proto_expert_info(e.bad_pcsum)
-				t:add(f.pcsum_status, tvb(34, 2), "Bad"):set_generated()
+				t:add(f.pcsum_status, fld(tvb, "pcsum"), "Bad"):set_generated()
 			end
 		end
 	end
@@ -305,17 +331,17 @@ function ndp.dissector(tvb, pinfo, tree)
 				   types[ptype] or ("Unknown type " .. ptype))
 	if #names > 0 then info = info .. " [" .. table.concat(names, ", ") .. "]" end
 	info = info .. string.format(" psn=%d nonce=0x%08x", psn, nonce)
-	if ptype == 1 then
+	if ptype == PKT_DATA then
 		info = info .. " len=" .. paylen
-	elseif bit32.band(flags, F_PULL) ~= 0 or ptype == 4 then
-		info = info .. " pull=" .. tvb(20, 4):uint()
+	elseif bit32.band(flags, F_PULL) ~= 0 or ptype == PKT_PULL then
+		info = info .. " pull=" .. fld(tvb, "pull"):uint()
 	end
-	if ptype == 6 or bit32.band(flags, F_ECHO) ~= 0 then
-		info = info .. " cookie=" .. tvb(20, 4):uint()
-	elseif ptype == 7 or bit32.band(flags, F_TOKEN) ~= 0 then
-		info = info .. " token=" .. tvb(20, 4):uint()
+	if ptype == PKT_CHALLENGE or bit32.band(flags, F_ECHO) ~= 0 then
+		info = info .. " cookie=" .. fld(tvb, "pull"):uint()
+	elseif ptype == PKT_TOKEN or bit32.band(flags, F_TOKEN) ~= 0 then
+		info = info .. " token=" .. fld(tvb, "pull"):uint()
 	end
-	if tvb(30, 1):uint() ~= 0 then info = info .. " path=" .. tvb(30, 1):uint() end
+	if fld(tvb, "path"):uint() ~= 0 then info = info .. " path=" .. fld(tvb, "path"):uint() end
 	pinfo.cols.info = info
 	pinfo.cols.src_port = sport
 	pinfo.cols.dst_port = dport

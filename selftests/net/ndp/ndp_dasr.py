@@ -39,17 +39,17 @@ import sys
 import threading
 import time
 
-SOCK_NDP = 7
-SOL_NDP = 253
-NDP_INFO = 1
+from ndp_wire import (SOCK_NDP, SOL_NDP, NDP_INFO, HDR_LEN, PKT_DATA,
+                      F_SYN, F_LAST, F_UNSCHED, F_RTX)
+import ndp_wire
+
 ETH_P_ALL = 0x0003
 SO_RCVBUFFORCE = 33
-# struct ndp_info: push_window at 144, peer_nsenders 148, nsenders 150.
+# struct ndp_info: ndpi_push_window, then ndpi_peer_nsenders and
+# ndpi_nsenders (u16); INFO_LEN ends with them (tools/wire-check).
+INFO_PUSH_WINDOW = 144
 INFO_LEN = 152
 FIRST = 64 * 1024
-
-NDP_PKT_DATA = 1
-F_SYN, F_LAST, F_UNSCHED, F_RTX = 0x1, 0x2, 0x10, 0x80
 
 
 def payload(n, seed):
@@ -65,7 +65,7 @@ def info(s):
     b = s.getsockopt(SOL_NDP, NDP_INFO, INFO_LEN)
     if len(b) < INFO_LEN:
         return (0, 0, 0)
-    return struct.unpack_from("=IHH", b, 144)
+    return struct.unpack_from("=IHH", b, INFO_PUSH_WINDOW)
 
 
 def readn(c, n):
@@ -157,15 +157,15 @@ def cmd_mark(iface, addr, port, conns, nbytes, want):
     starts = {}     # per connection: psns that begin a pushed window
     marks = []      # (sport, psn) of every marked packet
     for f in frames:
-        if len(f) < 14 + 20 + 40 or f[12:14] != b"\x08\x00":
+        if len(f) < 14 + 20 + HDR_LEN or f[12:14] != b"\x08\x00":
             continue
         ip = f[14:]
         if ip[9] != proto:
             continue
-        nh = ip[(ip[0] & 0xF) * 4:]
-        sport, _, typ, _, flags, _, psn, syn_off = struct.unpack_from(
-            "!HHBBHIII", nh, 0)
-        if typ != NDP_PKT_DATA:
+        nh = ndp_wire.unpack(ip, (ip[0] & 0xF) * 4)
+        sport, flags = nh["source"], nh["flags"]
+        psn, syn_off = nh["psn"], nh["syn_off"]
+        if nh["type"] != PKT_DATA:
             continue
         data += 1
         st = starts.setdefault(sport, set())

@@ -45,29 +45,7 @@
 #include <linux/ndp.h>
 #include <linux/sockios.h>
 
-static void die(const char *what)
-{
-	fprintf(stderr, "ndp_diag: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EFAULT: return "EFAULT";
-	case ENOPROTOOPT: return "ENOPROTOOPT";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ECONNRESET: return "ECONNRESET";
-	case ECONNABORTED: return "ECONNABORTED";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case EPIPE: return "EPIPE";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case ENOTTY: return "ENOTTY";
-	default: return "other";
-	}
-}
+#include "ndp_util.h"
 
 static socklen_t fill_addr(struct sockaddr_storage *ss, int fam, int port)
 {
@@ -103,7 +81,7 @@ static int get_port(int fd)
 	socklen_t len = sizeof(ss);
 
 	if (getsockname(fd, (struct sockaddr *)&ss, &len))
-		die("getsockname");
+		ndp_die_errno("getsockname");
 	if (ss.ss_family == AF_INET)
 		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
@@ -119,14 +97,14 @@ static void *send_all(void *arg)
 	int off;
 
 	if (!buf)
-		die("malloc");
+		ndp_die_errno("malloc");
 	for (off = 0; off < send_len; off++)
 		buf[off] = (char)(off * 7 + 1);
 	for (off = 0; off < send_len;) {
 		ssize_t n = send(send_fd, buf + off, send_len - off, 0);
 
 		if (n <= 0)
-			die("send");
+			ndp_die_errno("send");
 		off += n;
 	}
 	free(buf);
@@ -150,40 +128,40 @@ static void setup(int fam, int port, int bytes, int *lfd, int *cfd, int *sfd)
 
 	*lfd = socket(af, SOCK_NDP, 0);
 	if (*lfd < 0)
-		die("socket");
+		ndp_die_errno("socket");
 	len = fill_addr(&ss, fam, port);
 	if (remote_addr)	/* the wildcard address */
 		memset(addr_of(&ss, af), 0, af == AF_INET ? 4 : 16);
 	if (bind(*lfd, (struct sockaddr *)&ss, len) || listen(*lfd, 8))
-		die("bind/listen");
+		ndp_die_errno("bind/listen");
 	len = fill_addr(&ss, fam, get_port(*lfd));
 	if (remote_addr) {
 		here = open("/proc/self/ns/net", O_RDONLY);
 		there = open(remote_ns, O_RDONLY);
 		if (here < 0 || there < 0 || setns(there, CLONE_NEWNET))
-			die("setns");
+			ndp_die_errno("setns");
 		*cfd = socket(af, SOCK_NDP, 0);
 		cstat_fd = open("/proc/net/ndp_stat", O_RDONLY);
 		if (setns(here, CLONE_NEWNET) || cstat_fd < 0)
-			die("setns back");
+			ndp_die_errno("setns back");
 		close(here);
 		close(there);
 		if (inet_pton(af, remote_addr, addr_of(&ss, af)) != 1)
-			die("address");
+			ndp_die_errno("address");
 	} else {
 		*cfd = socket(af, SOCK_NDP, 0);
 	}
 	if (*cfd < 0)
-		die("socket");
+		ndp_die_errno("socket");
 	if (connect(*cfd, (struct sockaddr *)&ss, len))
-		die("connect");
+		ndp_die_errno("connect");
 	send_fd = *cfd;
 	send_len = bytes;
 	if (pthread_create(&sender, NULL, send_all, NULL))
-		die("pthread_create");
+		ndp_die_errno("pthread_create");
 	*sfd = accept(*lfd, NULL, NULL);
 	if (*sfd < 0)
-		die("accept");
+		ndp_die_errno("accept");
 }
 
 static int ioctl_int(int fd, unsigned long req, int *val)
@@ -211,7 +189,7 @@ static int get_info(int fd, struct ndp_info *info)
 
 	memset(info, 0, sizeof(*info));
 	if (getsockopt(fd, SOL_NDP, NDP_INFO, info, &len))
-		die("getsockopt NDP_INFO");
+		ndp_die_errno("getsockopt NDP_INFO");
 	return len;
 }
 
@@ -265,7 +243,7 @@ static size_t read_stat(int fd, char *buf, size_t len)
 	if (own)
 		fd = open("/proc/net/ndp_stat", O_RDONLY);
 	if (fd < 0 || lseek(fd, 0, SEEK_SET))
-		die("/proc/net/ndp_stat");
+		ndp_die_errno("/proc/net/ndp_stat");
 	while ((n = read(fd, buf + got, len - 1 - got)) > 0)
 		got += n;
 	buf[got] = 0;
@@ -312,13 +290,13 @@ static int do_xfer(int fam, int bytes)
 
 	/* Queues: nothing read yet, everything acknowledged. */
 	printf("inq=%d\n", wait_ioctl(sfd, SIOCINQ, bytes));
-	printf("fionread_err=%s\n", errname(ioctl_int(sfd, FIONREAD, &v)));
+	printf("fionread_err=%s\n", ndp_errname(ioctl_int(sfd, FIONREAD, &v)));
 	printf("fionread=%d\n", v);
 	printf("outq=%d\n", wait_ioctl(cfd, SIOCOUTQ, 0));
-	printf("outqnsd_err=%s\n", errname(ioctl_int(cfd, SIOCOUTQNSD, &v)));
+	printf("outqnsd_err=%s\n", ndp_errname(ioctl_int(cfd, SIOCOUTQNSD, &v)));
 	printf("outqnsd=%d\n", v);
-	printf("listen_inq_err=%s\n", errname(ioctl_int(lfd, SIOCINQ, &v)));
-	printf("server_outq_err=%s\n", errname(ioctl_int(sfd, SIOCOUTQ, &v)));
+	printf("listen_inq_err=%s\n", ndp_errname(ioctl_int(lfd, SIOCINQ, &v)));
+	printf("server_outq_err=%s\n", ndp_errname(ioctl_int(sfd, SIOCOUTQ, &v)));
 	printf("server_outq=%d\n", v);
 
 	/* Length negotiation, as TCP_INFO. */
@@ -332,14 +310,14 @@ static int do_xfer(int fam, int bytes)
 	printf("long_len=%d\n", info_len(sfd, sizeof(big), big));
 	printf("zero_len=%d\n", info_len(sfd, 0, big));
 	v = info_len(sfd, -1, big);
-	printf("neg_err=%s\n", v < 0 ? errname(-v) : "0");
+	printf("neg_err=%s\n", v < 0 ? ndp_errname(-v) : "0");
 	v = info_len(sfd, sizeof(full), (void *)8);
-	printf("fault_err=%s\n", v < 0 ? errname(-v) : "0");
+	printf("fault_err=%s\n", v < 0 ? ndp_errname(-v) : "0");
 	{
 		socklen_t l = sizeof(big);
 
 		v = getsockopt(sfd, SOL_NDP, 99, big, &l) ? errno : 0;
-		printf("badopt_err=%s\n", errname(v));
+		printf("badopt_err=%s\n", ndp_errname(v));
 	}
 	got = get_info(lfd, &full);
 	printf("listen_state=%u\n", full.ndpi_state);
@@ -351,7 +329,7 @@ read_all:
 		ssize_t n = recv(sfd, buf, sizeof(buf), 0);
 
 		if (n <= 0)
-			die("recv");
+			ndp_die_errno("recv");
 		for (i = 0; i < n; i++)
 			if (buf[i] != (char)((got + i) * 7 + 1))
 				break;
@@ -417,14 +395,14 @@ static int do_hold(int fam, int port, int bytes)
 		return 1;
 	}
 	n = recv(cfd, buf, sizeof(buf), MSG_DONTWAIT);
-	printf("client_err=%s\n", n < 0 ? errname(errno) : "0");
+	printf("client_err=%s\n", n < 0 ? ndp_errname(errno) : "0");
 	do {
 		n = recv(sfd, buf, sizeof(buf), MSG_DONTWAIT);
 	} while (n > 0);
 	e = n < 0 ? errno : 0;
 	if (!e && !getsockopt(sfd, SOL_SOCKET, SO_ERROR, &e, &l) && !e)
 		e = 0;
-	printf("server_err=%s\n", errname(e));
+	printf("server_err=%s\n", ndp_errname(e));
 	fflush(stdout);
 	/* The listener stays for the caller to look at, until killed. */
 	pfd.fd = lfd;

@@ -43,7 +43,9 @@ import struct
 import sys
 import time
 
-NDP_PROTO = 253
+import ndp_wire
+
+NDP_PROTO = ndp_wire.IPPROTO_NDP
 ETH_P_ALL = 0x0003
 ETH_P_IP = 0x0800
 ETH_P_IPV6 = 0x86DD
@@ -86,8 +88,8 @@ def cap(ifname):
             fa = 6
         else:
             continue
-        typ = nh[4]
-        flags = struct.unpack("!H", nh[6:8])[0]
+        typ = ndp_wire.field(nh, "type")
+        flags = ndp_wire.field(nh, "flags")
         print(f"{d} {dev} {fa} {typ} {flags} {tos} {ttl} {tot}",
               flush=True)
 
@@ -193,8 +195,8 @@ def spoof(src, dst, sport, dport, nonce, mtu):
     iph = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 9000, 1, 0x4000, 63,
                       NDP_PROTO, 0, socket.inet_aton(src),
                       socket.inet_aton(dst))
-    nh = struct.pack("!HHBBHII", sport, dport, 1, 10, 0, nonce, 0)
-    nh += bytes(40 - len(nh))
+    nh = ndp_wire.pack(source=sport, dest=dport, type=ndp_wire.PKT_DATA,
+                       doff=ndp_wire.HDR_WORDS, nonce=nonce)
     icmp = struct.pack("!BBHHH", 3, 4, 0, 0, mtu) + iph + nh
     icmp = icmp[:2] + struct.pack("!H", csum(icmp)) + icmp[4:]
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)

@@ -94,23 +94,24 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <linux/types.h>
+#include <linux/ndp.h>
 
-/* Wire format: mirrors include/net/ndp_wire.h (a kernel header). */
-#define FZ_NDP_DATA		1
-#define FZ_NDP_MAX		8
-#define FZ_F_SYN		0x0001
-#define FZ_F_PASSIVE		0x0100
-#define FZ_F_ALL		0x0fff
-#define FZ_NDP_HDR		40
+#include "ndp_util.h"
 
-/* Byte offsets of the fields in the NDP header. */
+/* Byte offsets of the fields in the NDP header (<linux/ndp.h>). */
+#define FZ_O(field)	offsetof(struct ndphdr, field)
 enum {
-	FZ_O_SOURCE = 0, FZ_O_DEST = 2, FZ_O_TYPE = 4, FZ_O_DOFF = 5,
-	FZ_O_FLAGS = 6, FZ_O_NONCE = 8, FZ_O_PSN = 12, FZ_O_SYNOFF = 16,
-	FZ_O_PULL = 20, FZ_O_PRIO = 24, FZ_O_PAYLEN = 28, FZ_O_PATH = 30,
-	FZ_O_DETOURS = 31, FZ_O_HCSUM = 32, FZ_O_PCSUM = 34,
-	FZ_O_NSENDERS = 36, FZ_O_ACKS = 38,
+	FZ_O_SOURCE = FZ_O(source), FZ_O_DEST = FZ_O(dest),
+	FZ_O_TYPE = FZ_O(type), FZ_O_DOFF = FZ_O(doff),
+	FZ_O_FLAGS = FZ_O(flags), FZ_O_NONCE = FZ_O(nonce),
+	FZ_O_PSN = FZ_O(psn), FZ_O_SYNOFF = FZ_O(syn_off),
+	FZ_O_PULL = FZ_O(pull), FZ_O_PRIO = FZ_O(prio),
+	FZ_O_PAYLEN = FZ_O(paylen), FZ_O_PATH = FZ_O(path),
+	FZ_O_DETOURS = FZ_O(detours), FZ_O_HCSUM = FZ_O(hcsum),
+	FZ_O_PCSUM = FZ_O(pcsum), FZ_O_NSENDERS = FZ_O(nsenders),
+	FZ_O_ACKS = FZ_O(acks),
 };
 
 #define FZ_SNAP		(9216 + 64)
@@ -125,6 +126,9 @@ enum fz_class {
 	FZ_SEMANTIC,	/* changes what the packet means */
 };
 
+/* Only for the sizes of its fields. */
+static const struct ndphdr fz_h;
+
 static const struct {
 	const char *name;
 	int off;
@@ -132,20 +136,20 @@ static const struct {
 	bool counter;		/* psn, syn_off, pull: near and far values */
 	enum fz_class cls;	/* of a changed value (counters: see below) */
 } fz_fields[] = {
-	{ "source", FZ_O_SOURCE, 2, false, FZ_SEMANTIC },
-	{ "dest", FZ_O_DEST, 2, false, FZ_SEMANTIC },
-	{ "nonce", FZ_O_NONCE, 4, false, FZ_SEMANTIC },
-	{ "psn", FZ_O_PSN, 4, true, FZ_SEMANTIC },
-	{ "syn_off", FZ_O_SYNOFF, 4, true, FZ_SEMANTIC },
-	{ "pull", FZ_O_PULL, 4, true, FZ_SEMANTIC },
-	{ "prio", FZ_O_PRIO, 4, false, FZ_HARMLESS },
-	{ "paylen", FZ_O_PAYLEN, 2, false, FZ_SEMANTIC },
-	{ "path", FZ_O_PATH, 1, false, FZ_HARMLESS },
-	{ "detours", FZ_O_DETOURS, 1, false, FZ_HARMLESS },
-	{ "hcsum", FZ_O_HCSUM, 2, false, FZ_HARMLESS },
-	{ "pcsum", FZ_O_PCSUM, 2, false, FZ_HARMLESS },
-	{ "nsenders", FZ_O_NSENDERS, 2, false, FZ_HARMLESS },
-	{ "acks", FZ_O_ACKS, 2, false, FZ_SEMANTIC },
+	{ "source", FZ_O_SOURCE, sizeof(fz_h.source), false, FZ_SEMANTIC },
+	{ "dest", FZ_O_DEST, sizeof(fz_h.dest), false, FZ_SEMANTIC },
+	{ "nonce", FZ_O_NONCE, sizeof(fz_h.nonce), false, FZ_SEMANTIC },
+	{ "psn", FZ_O_PSN, sizeof(fz_h.psn), true, FZ_SEMANTIC },
+	{ "syn_off", FZ_O_SYNOFF, sizeof(fz_h.syn_off), true, FZ_SEMANTIC },
+	{ "pull", FZ_O_PULL, sizeof(fz_h.pull), true, FZ_SEMANTIC },
+	{ "prio", FZ_O_PRIO, sizeof(fz_h.prio), false, FZ_HARMLESS },
+	{ "paylen", FZ_O_PAYLEN, sizeof(fz_h.paylen), false, FZ_SEMANTIC },
+	{ "path", FZ_O_PATH, sizeof(fz_h.path), false, FZ_HARMLESS },
+	{ "detours", FZ_O_DETOURS, sizeof(fz_h.detours), false, FZ_HARMLESS },
+	{ "hcsum", FZ_O_HCSUM, sizeof(fz_h.hcsum), false, FZ_HARMLESS },
+	{ "pcsum", FZ_O_PCSUM, sizeof(fz_h.pcsum), false, FZ_HARMLESS },
+	{ "nsenders", FZ_O_NSENDERS, sizeof(fz_h.nsenders), false, FZ_HARMLESS },
+	{ "acks", FZ_O_ACKS, sizeof(fz_h.acks), false, FZ_SEMANTIC },
 };
 
 #define FZ_NFIELDS	((int)ARRAY_SIZE(fz_fields))
@@ -225,18 +229,6 @@ static bool fz_stopped(void)
 	return sigismember(&set, SIGINT) || sigismember(&set, SIGTERM);
 }
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "ndp_fuzz: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
 /* xorshift64*: deterministic for a seed. */
 static __u64 fz_rand(void)
 {
@@ -301,8 +293,8 @@ static __u32 fz_hdr_sum(const __u8 *f, const struct fz_pkt *p)
 		s = fz_sum(0, f + p->l3 + 12, 8);
 	else
 		s = fz_sum(0, f + p->l3 + 8, 32);
-	s += opt.proto + FZ_NDP_HDR;
-	return fz_sum(s, f + p->l4, FZ_NDP_HDR);
+	s += opt.proto + NDP_HDR_LEN;
+	return fz_sum(s, f + p->l4, NDP_HDR_LEN);
 }
 
 static void fz_hcsum_set(__u8 *f, const struct fz_pkt *p)
@@ -372,7 +364,7 @@ static bool fz_parse(const __u8 *f, int len, struct fz_pkt *p)
 	} else {
 		return false;
 	}
-	return p->l4len >= FZ_NDP_HDR;
+	return p->l4len >= NDP_HDR_LEN;
 }
 
 static void fz_port_seen(__u16 port)
@@ -413,7 +405,7 @@ static void fz_drain(void)
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
-				die("recvfrom: %s", strerror(errno));
+				ndp_die_errno("recvfrom");
 			return;
 		}
 		if (n > (int)sizeof(buf) || from.sll_pkttype != PACKET_OUTGOING)
@@ -436,18 +428,8 @@ static void fz_drain(void)
 
 static void fz_pcap_write(const __u8 *f, int len)
 {
-	struct { __u32 s, us, incl, orig; } rec;
-	struct timeval tv;
-
-	if (!pcap)
-		return;
-	gettimeofday(&tv, NULL);
-	rec.s = tv.tv_sec;
-	rec.us = tv.tv_usec;
-	rec.incl = len;
-	rec.orig = len;
-	fwrite(&rec, sizeof(rec), 1, pcap);
-	fwrite(f, len, 1, pcap);
+	if (pcap)
+		ndp_pcap_write(pcap, f, len);
 }
 
 static void fz_send_frame(const __u8 *f, int len)
@@ -469,7 +451,7 @@ static void fz_send_frame(const __u8 *f, int len)
 		/* A frame the device refuses (e.g. too long) is skipped. */
 		if (errno == EMSGSIZE || errno == EINVAL)
 			return;
-		die("sendto: %s", strerror(errno));
+		ndp_die_errno("sendto");
 	}
 	st.frames++;
 }
@@ -633,7 +615,7 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 		v = fz_chance(10) ? 255 : (int)fz_below(16);
 		fz_desc(m, "type=%d", v);
 		if (v != h[FZ_O_TYPE])
-			fz_class_add(m, v >= 1 && v < FZ_NDP_MAX ?
+			fz_class_add(m, v >= 1 && v < NDP_PKT_MAX ?
 				     FZ_SEMANTIC : FZ_INVALID);
 		h[FZ_O_TYPE] = v;
 		break;
@@ -642,31 +624,33 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 			v = fz_below(16);
 		else
 			v = m->p.l4len / 4 + 1 + fz_below(256);
-		v = v > 255 ? 255 : v;
+		v = v > NDP_DOFF_MAX ? NDP_DOFF_MAX : v;
 		fz_desc(m, "doff=%d", v);
 		/*
 		 * A larger doff moves the payload: DATA fails its length
 		 * check; control packets with room for it mean the same.
 		 */
-		if (v < 10 || v * 4 > m->p.l4len || h[FZ_O_TYPE] == FZ_NDP_DATA)
+		if (v < NDP_HDR_WORDS || v * 4 > m->p.l4len || h[FZ_O_TYPE] == NDP_PKT_DATA)
 			fz_class_add(m, v == h[FZ_O_DOFF] ? FZ_HARMLESS :
 				     FZ_INVALID);
 		h[FZ_O_DOFF] = v;
 		break;
 	case FZ_M_FLAGS:
-		v = flag_combo++ & FZ_F_ALL;
+		v = flag_combo++ & NDP_F_ALL;
 		if (fz_chance(25))
 			v |= (1 << (12 + fz_below(4))) |
 			     (fz_chance(30) ? fz_rand() & 0xf000 : 0);
 		fz_desc(m, "flags=0x%x", v);
-		if (v & ~FZ_F_ALL)
+		if (v & ~NDP_F_ALL)
 			fz_class_add(m, FZ_INVALID);
 		else if (v != (int)get_be(h + FZ_O_FLAGS, 2))
 			fz_class_add(m, FZ_SEMANTIC);
 		put_be(h + FZ_O_FLAGS, 2, v);
 		break;
 	case FZ_M_TRUNC: {
-		static const int cuts[] = { 0, 1, 39, 40, 41 };
+		static const int cuts[] = {
+			0, 1, NDP_HDR_LEN - 1, NDP_HDR_LEN, NDP_HDR_LEN + 1,
+		};
 
 		if (m->p.l4len <= 0)
 			break;
@@ -692,7 +676,7 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 		m->len += n;
 		m->p.l4len += n;
 		fz_desc(m, "extend=%d", n);
-		fz_class_add(m, h[FZ_O_TYPE] == FZ_NDP_DATA ? FZ_INVALID :
+		fz_class_add(m, h[FZ_O_TYPE] == NDP_PKT_DATA ? FZ_INVALID :
 			     FZ_HARMLESS);
 		break;
 	case FZ_M_IPLEN: {
@@ -724,11 +708,11 @@ static void fz_apply(struct fz_mutant *m, enum fz_mut k)
 		break;
 	}
 	case FZ_M_PAYLOAD:
-		n = m->p.l4len - FZ_NDP_HDR;
+		n = m->p.l4len - NDP_HDR_LEN;
 		if (n <= 0)
 			break;
 		for (v = 1 + fz_below(4); v > 0; v--)
-			m->b[m->p.l4 + FZ_NDP_HDR + fz_below(n)] ^=
+			m->b[m->p.l4 + NDP_HDR_LEN + fz_below(n)] ^=
 				1 << fz_below(8);
 		m->payload_changed = true;
 		fz_desc(m, "payload");
@@ -831,8 +815,8 @@ static void fz_one(long i)
 	 * sent by another CPU may overtake them), any change of the two is
 	 * believed, however far, so it is a forgery.
 	 */
-	if (m.p.l4len >= FZ_NDP_HDR && h[FZ_O_TYPE] == FZ_NDP_DATA &&
-	    (get_be(h + FZ_O_FLAGS, 2) & FZ_F_SYN) &&
+	if (m.p.l4len >= NDP_HDR_LEN && h[FZ_O_TYPE] == NDP_PKT_DATA &&
+	    (get_be(h + FZ_O_FLAGS, 2) & NDP_F_SYN) &&
 	    get_be(h + FZ_O_PSN, 4) - get_be(h + FZ_O_SYNOFF, 4) !=
 	    get_be(src->b + m.p.l4 + FZ_O_PSN, 4) -
 	    get_be(src->b + m.p.l4 + FZ_O_SYNOFF, 4))
@@ -840,34 +824,34 @@ static void fz_one(long i)
 	st.cls[m.cls]++;
 	/* Source or destination port mutated: no live connection either. */
 	renamed |= m.p.l4len >= 4 &&
-		   (get_be(h + FZ_O_SOURCE, 2) != get_be(src->b + m.p.l4, 2) ||
-		    get_be(h + FZ_O_DEST, 2) != get_be(src->b + m.p.l4 + 2, 2));
+		   (get_be(h + FZ_O_SOURCE, 2) != get_be(src->b + m.p.l4 + FZ_O_SOURCE, 2) ||
+		    get_be(h + FZ_O_DEST, 2) != get_be(src->b + m.p.l4 + FZ_O_DEST, 2));
 	renamed |= m.p.l4len >= 12 &&
-		   get_be(h + FZ_O_NONCE, 4) != get_be(src->b + m.p.l4 + 8, 4);
+		   get_be(h + FZ_O_NONCE, 4) != get_be(src->b + m.p.l4 + FZ_O_NONCE, 4);
 	if (renamed)
 		st.renamed++;
 	else
 		st.live++;
 
 	/* Payload checksum: right or wrong, after a payload change. */
-	if (m.payload_changed && m.p.l4len > FZ_NDP_HDR && fz_chance(50)) {
-		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + FZ_NDP_HDR,
-						   m.p.l4len - FZ_NDP_HDR));
+	if (m.payload_changed && m.p.l4len > NDP_HDR_LEN && fz_chance(50)) {
+		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + NDP_HDR_LEN,
+						   m.p.l4len - NDP_HDR_LEN));
 		if (!renamed)
 			fz_class_add(&m, FZ_SEMANTIC);
 		fz_desc(&m, "pcsum=ok");
 	}
 
 	/* Header checksum: valid where allowed, most of the time. */
-	hvalid = m.p.l4len >= FZ_NDP_HDR && fz_chance(65);
+	hvalid = m.p.l4len >= NDP_HDR_LEN && fz_chance(65);
 	if (hvalid && !opt.forge && !renamed && m.cls == FZ_SEMANTIC) {
 		hvalid = false;
 		st.blocked++;
 	}
-	if (m.p.l4len >= FZ_NDP_HDR) {
+	if (m.p.l4len >= NDP_HDR_LEN) {
 		flags = get_be(h + FZ_O_FLAGS, 2);
-		opens = h[FZ_O_TYPE] == FZ_NDP_DATA && (flags & FZ_F_SYN) &&
-			!(flags & FZ_F_PASSIVE);
+		opens = h[FZ_O_TYPE] == NDP_PKT_DATA && (flags & NDP_F_SYN) &&
+			!(flags & NDP_F_PASSIVE);
 		if (hvalid && opens && renamed && !opt.forge) {
 			put_be(h + FZ_O_DEST, 2, fz_nobody_port());
 			st.decoy++;
@@ -909,7 +893,7 @@ static void fz_one(long i)
 		       get_be(h + FZ_O_PSN, 4), get_be(h + FZ_O_SYNOFF, 4),
 		       get_be(h + FZ_O_PULL, 4),
 		       renamed ? "other" : "live", m.desc,
-		       m.p.l4len >= FZ_NDP_HDR ? (hvalid ? "ok" : "bad") : "-",
+		       m.p.l4len >= NDP_HDR_LEN ? (hvalid ? "ok" : "bad") : "-",
 		       m.cls, m.len);
 	}
 	if (m.p.family == AF_INET && !m.iplen_set && m.p.l4len >= 16 &&
@@ -922,14 +906,6 @@ static void fz_one(long i)
 
 /* ---- main loop ---------------------------------------------------------- */
 
-static double fz_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void fz_open(void)
 {
 	struct sockaddr_ll sll = {
@@ -941,17 +917,17 @@ static void fz_open(void)
 
 	ifindex = if_nametoindex(opt.ifname);
 	if (!ifindex)
-		die("no interface '%s'", opt.ifname);
+		ndp_die("no interface '%s'", opt.ifname);
 	sll.sll_ifindex = ifindex;
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	if (fd < 0)
-		die("AF_PACKET socket: %s", strerror(errno));
+		ndp_die_errno("AF_PACKET socket");
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
-		die("bind to %s: %s", opt.ifname, strerror(errno));
+		ndp_die_errno("bind to %s", opt.ifname);
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", opt.ifname);
 	if (ioctl(fd, SIOCGIFMTU, &ifr))
-		die("SIOCGIFMTU: %s", strerror(errno));
+		ndp_die_errno("SIOCGIFMTU");
 	mtu = ifr.ifr_mtu;
 	if (mtu + ETH_HLEN > FZ_SNAP)
 		mtu = FZ_SNAP - ETH_HLEN;
@@ -993,7 +969,7 @@ static void fz_usage(void)
 /* Sleep until @next (seconds on the monotonic clock). */
 static void fz_wait_until(double next)
 {
-	double w = next - fz_now();
+	double w = next - ndp_now_s();
 	struct timespec ts;
 
 	if (w <= 0)
@@ -1006,7 +982,7 @@ static void fz_wait_until(double next)
 static int fz_flood(void)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
-	__u8 pkt[20 + FZ_NDP_HDR + 64];
+	__u8 pkt[20 + NDP_HDR_LEN + 64];
 	struct in_addr base;
 	struct fz_pkt p = { .family = AF_INET, .l3 = 0, .l4 = 20 };
 	double t0, next;
@@ -1017,18 +993,18 @@ static int fz_flood(void)
 		fz_usage();
 	if (inet_pton(AF_INET, opt.flood_dst, &dst.sin_addr) != 1 ||
 	    inet_pton(AF_INET, opt.flood_src, &base) != 1)
-		die("flood: IPv4 addresses expected");
+		ndp_die("flood: IPv4 addresses expected");
 	rfd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
 	if (rfd < 0 || setsockopt(rfd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one)))
-		die("raw socket: %s", strerror(errno));
-	t0 = fz_now();
+		ndp_die_errno("raw socket");
+	t0 = ndp_now_s();
 	next = t0;
 	for (i = 0; i < opt.count && !fz_stopped(); i++) {
 		__u8 *ip = pkt, *h = pkt + 20;
 		__u32 src = ntohl(base.s_addr) & 0xffff0000;
 		int k;
 
-		if (opt.secs && fz_now() - t0 > opt.secs)
+		if (opt.secs && ndp_now_s() - t0 > opt.secs)
 			break;
 		fz_wait_until(next);
 		next += 1.0 / opt.pps;
@@ -1042,27 +1018,27 @@ static int fz_flood(void)
 		memcpy(ip + 16, &dst.sin_addr, 4);
 		put_be(h + FZ_O_SOURCE, 2, 1024 + fz_below(64000));
 		put_be(h + FZ_O_DEST, 2, opt.decoys[i % opt.ndecoys]);
-		h[FZ_O_TYPE] = FZ_NDP_DATA;
-		h[FZ_O_DOFF] = FZ_NDP_HDR / 4;
-		put_be(h + FZ_O_FLAGS, 2, 0x0013);	/* SYN LAST UNSCHED */
+		h[FZ_O_TYPE] = NDP_PKT_DATA;
+		h[FZ_O_DOFF] = NDP_HDR_WORDS;
+		put_be(h + FZ_O_FLAGS, 2, NDP_F_SYN | NDP_F_LAST | NDP_F_UNSCHED);
 		put_be(h + FZ_O_NONCE, 4, 1 + fz_below(0xfffffffe));
 		put_be(h + FZ_O_PSN, 4, fz_rand());
 		put_be(h + FZ_O_PRIO, 4, 64);
 		put_be(h + FZ_O_PAYLEN, 2, 64);
 		for (k = 0; k < 64; k++)
-			h[FZ_NDP_HDR + k] = fz_rand();
-		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + FZ_NDP_HDR, 64));
+			h[NDP_HDR_LEN + k] = fz_rand();
+		put_be(h + FZ_O_PCSUM, 2, fz_pcsum(h + NDP_HDR_LEN, 64));
 		fz_hcsum_set(pkt, &p);
 		fz_ip4_csum(ip);
 		while (sendto(rfd, pkt, sizeof(pkt), 0, (struct sockaddr *)&dst,
 			      sizeof(dst)) < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN)
-				die("sendto: %s", strerror(errno));
+				ndp_die_errno("sendto");
 			usleep(1000);
 		}
 		sent++;
 	}
-	printf("flood: sent %ld in %.1f s\n", sent, fz_now() - t0);
+	printf("flood: sent %ld in %.1f s\n", sent, ndp_now_s() - t0);
 	close(rfd);
 	return 0;
 }
@@ -1074,7 +1050,7 @@ static void fz_parse_decoys(char *s)
 	for (tok = strtok_r(s, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (opt.ndecoys == (int)ARRAY_SIZE(opt.decoys))
-			die("too many decoy ports");
+			ndp_die("too many decoy ports");
 		opt.decoys[opt.ndecoys++] = atoi(tok);
 	}
 }
@@ -1154,36 +1130,28 @@ int main(int argc, char **argv)
 	if (!opt.ifname)
 		fz_usage();
 	fz_open();
-	if (opt.wfile) {
-		struct { __u32 magic; __u16 major, minor; __s32 zone;
-			 __u32 sigfigs, snaplen, linktype; } gh = {
-			0xa1b2c3d4, 2, 4, 0, 0, 65536, 1 };
-
-		pcap = fopen(opt.wfile, "w");
-		if (!pcap)
-			die("%s: %s", opt.wfile, strerror(errno));
-		fwrite(&gh, sizeof(gh), 1, pcap);
-	}
+	if (opt.wfile)
+		pcap = ndp_pcap_create(opt.wfile, 65536);
 	fprintf(stderr, "ndp_fuzz: capturing on %s, seed %llu\n", opt.ifname,
 		(unsigned long long)opt.seed);
 
-	t0 = fz_now();
+	t0 = ndp_now_s();
 	while (!pool_n && !fz_stopped()) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-		if (fz_now() - t0 > opt.wait_s)
-			die("no NDP packet seen on %s within %d s", opt.ifname,
-			    opt.wait_s);
+		if (ndp_now_s() - t0 > opt.wait_s)
+			ndp_die("no NDP packet seen on %s within %d s",
+				opt.ifname, opt.wait_s);
 		poll(&pfd, 1, 100);
 		fz_drain();
 	}
 	fprintf(stderr, "ndp_fuzz: injecting\n");
-	t0 = fz_now();
+	t0 = ndp_now_s();
 	deadline = opt.secs ? t0 + opt.secs : 0;
 	gap = 1.0 / opt.pps;
 	next = t0;
 	for (i = 0; i < opt.count && !fz_stopped(); i++) {
-		if (deadline && fz_now() > deadline)
+		if (deadline && ndp_now_s() > deadline)
 			break;
 		fz_wait_until(next);
 		next += gap;
@@ -1191,8 +1159,8 @@ int main(int argc, char **argv)
 		fz_one(i);
 	}
 	if (pcap && fclose(pcap))
-		die("%s: %s", opt.wfile, strerror(errno));
-	fz_summary(fz_now() - t0);
+		ndp_die_errno("%s", opt.wfile);
+	fz_summary(ndp_now_s() - t0);
 	close(fd);
 	return 0;
 }

@@ -106,48 +106,14 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/ndp.h>
+
+#include "ndp_util.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Wire format: mirrors include/net/ndp_wire.h (a kernel header). */
-enum {
-	NDP_PKT_DATA = 1,
-	NDP_PKT_ACK,
-	NDP_PKT_NACK,
-	NDP_PKT_PULL,
-	NDP_PKT_RST,
-	NDP_PKT_CHALLENGE,
-	NDP_PKT_TOKEN,
-	NDP_PKT_MAX
-};
-
-#define NDP_F_SYN	0x0001
-#define NDP_F_LAST	0x0002
-#define NDP_F_TRIMMED	0x0004
-#define NDP_F_RTS	0x0008
-#define NDP_F_UNSCHED	0x0010
-#define NDP_F_PULL	0x0020
-#define NDP_F_FIN	0x0040
-#define NDP_F_RTX	0x0080
-#define NDP_F_PASSIVE	0x0100
-#define NDP_F_ECHO	0x0200
-#define NDP_F_TOKEN	0x0400
-
-struct ndphdr {
-	uint16_t source, dest;
-	uint8_t type, doff;
-	uint16_t flags;
-	uint32_t nonce, psn, syn_off, pull, prio;
-	uint16_t paylen;
-	uint8_t path, detours;
-	uint16_t hcsum, pcsum, nsenders, reserved;
-};
-
-#define NDP_HDR_LEN	40
-#define NDP_DEFAULT_PROTO	253
+#define NDP_DEFAULT_PROTO	IPPROTO_NDP
 #define NDP_MAX_PKT	65536
-
-_Static_assert(sizeof(struct ndphdr) == NDP_HDR_LEN, "ndphdr size");
 
 /* UDP header of NDP over UDP (all fields in network order). */
 struct ndp_udphdr {
@@ -171,20 +137,6 @@ static const struct {
 	{ "passive", NDP_F_PASSIVE }, { "echo", NDP_F_ECHO },
 	{ "token", NDP_F_TOKEN },
 };
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "ndp_pktgen: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(2);
-}
 
 /* --- checksums ------------------------------------------------------------ */
 
@@ -282,7 +234,7 @@ struct ndp_gen {
 static void ndp_parse_addr(struct ndp_gen *g, const char *s, void *out)
 {
 	if (inet_pton(g->family, s, out) != 1)
-		die("bad %s address '%s'", g->family == AF_INET ? "IPv4" : "IPv6", s);
+		ndp_die("bad %s address '%s'", g->family == AF_INET ? "IPv4" : "IPv6", s);
 }
 
 /* The source address the kernel would use towards the destination. */
@@ -293,7 +245,7 @@ static void ndp_pick_src(struct ndp_gen *g)
 	int fd = socket(g->family, SOCK_DGRAM, 0);
 
 	if (fd < 0)
-		die("socket: %s", strerror(errno));
+		ndp_die_errno("socket");
 	if (g->family == AF_INET) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 
@@ -310,10 +262,10 @@ static void ndp_pick_src(struct ndp_gen *g)
 		sl = sizeof(*sin6);
 	}
 	if (connect(fd, (struct sockaddr *)&ss, sl))
-		die("no route to the destination: %s", strerror(errno));
+		ndp_die_errno("no route to the destination");
 	sl = sizeof(ss);
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
-		die("getsockname: %s", strerror(errno));
+		ndp_die_errno("getsockname");
 	if (g->family == AF_INET)
 		g->src.v4 = ((struct sockaddr_in *)&ss)->sin_addr;
 	else
@@ -351,7 +303,7 @@ static unsigned long ndp_num(const char *s, unsigned long max, const char *what)
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (errno || end == s || *end || v > max)
-		die("bad %s '%s' (0..%lu)", what, s, max);
+		ndp_die("bad %s '%s' (0..%lu)", what, s, max);
 	return v;
 }
 
@@ -366,7 +318,7 @@ static uint16_t ndp_parse_flags(char *s)
 			if (!strcmp(tok, ndp_flag_names[i].name))
 				break;
 		if (i == ARRAY_SIZE(ndp_flag_names))
-			die("unknown flag '%s'", tok);
+			ndp_die("unknown flag '%s'", tok);
 		flags |= ndp_flag_names[i].bit;
 	}
 	return flags;
@@ -378,7 +330,7 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 	int t;
 
 	if (!s)
-		die("out of memory");
+		ndp_die("out of memory");
 	memset(sp, 0, sizeof(*sp));
 	sp->count = 1;
 	sp->size = 1000;
@@ -392,7 +344,7 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 
 	tok = strtok_r(s, ":", &save);
 	if (!tok)
-		die("empty packet spec");
+		ndp_die("empty packet spec");
 	star = strchr(tok, '*');
 	if (star) {
 		*star = '\0';
@@ -407,7 +359,7 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 			if (!strcmp(tok, ndp_type_names[t]))
 				break;
 		if (t == NDP_PKT_MAX)
-			die("unknown packet type '%s'", tok);
+			ndp_die("unknown packet type '%s'", tok);
 		sp->type = t;
 		if (t != NDP_PKT_DATA)
 			sp->size = 0;
@@ -417,7 +369,7 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 		char *eq = strchr(tok, '=');
 
 		if (!eq)
-			die("spec item '%s' is not KEY=VALUE", tok);
+			ndp_die("spec item '%s' is not KEY=VALUE", tok);
 		*eq++ = '\0';
 		if (!strcmp(tok, "size"))
 			sp->size = ndp_num(eq, 65000, "size");
@@ -458,12 +410,12 @@ static void ndp_parse_spec(const char *arg, struct ndp_spec *sp)
 		else if (!strcmp(tok, "ulen"))
 			sp->ulen = ndp_num(eq, 65535, "ulen");
 		else
-			die("unknown spec key '%s'", tok);
+			ndp_die("unknown spec key '%s'", tok);
 	}
 	if (!sp->frags)
-		die("frags must be at least 1");
+		ndp_die("frags must be at least 1");
 	if (sp->doff < NDP_HDR_LEN / 4)
-		die("doff below %d: use doff-lie= for a malformed header", NDP_HDR_LEN / 4);
+		ndp_die("doff below %d: use doff-lie= for a malformed header", NDP_HDR_LEN / 4);
 	free(s);
 }
 
@@ -497,7 +449,7 @@ static void ndp_send_frags(struct ndp_gen *g, uint8_t *pkt, size_t total,
 		iph->check = 0;
 		if (sendto(g->fd, frag, sizeof(struct iphdr) + len, 0, sa,
 			   sl) != (ssize_t)(sizeof(struct iphdr) + len))
-			die("sendto (fragment at %zu): %s", off, strerror(errno));
+			ndp_die_errno("sendto (fragment at %zu)", off);
 	}
 }
 
@@ -517,11 +469,11 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 	unsigned int i;
 
 	if (total > sizeof(pkt) || total > 65535)
-		die("packet too large");
+		ndp_die("packet too large");
 	if (sp->frags > 1 && g->family != AF_INET)
-		die("frags: IPv4 only");
+		ndp_die("frags: IPv4 only");
 	if ((sp->ucsum || sp->ulen >= 0) && !ulen)
-		die("ucsum= and ulen= need --udp");
+		ndp_die("ucsum= and ulen= need --udp");
 	if (sp->psn >= 0)
 		g->psn = sp->psn;
 	memset(pkt, 0, iplen + ulen + NDP_HDR_LEN);
@@ -569,7 +521,7 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 
 		ip6->ip6_flow = htonl(6u << 28);
 		if (sp->frag || sp->mf)
-			die("frag= and mf= are IPv4 only");
+			ndp_die("frag= and mf= are IPv4 only");
 		ip6->ip6_plen = htons(total - iplen);
 		ip6->ip6_nxt = ipproto;
 		ip6->ip6_hlim = 64;
@@ -608,7 +560,7 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 	if (sp->frags > 1)
 		ndp_send_frags(g, pkt, total, sp->frags, (struct sockaddr *)&ss, sl);
 	else if (sendto(g->fd, pkt, total, 0, (struct sockaddr *)&ss, sl) != (ssize_t)total)
-		die("sendto (psn %u): %s", g->psn, strerror(errno));
+		ndp_die_errno("sendto (psn %u)", g->psn);
 	g->sent++;
 	g->psn++;
 	if (g->gap_us)
@@ -678,13 +630,13 @@ static int ndp_cmd_send(int argc, char **argv)
 			g.udp_sport = ndp_num(optarg, 65535, "udp-sport");
 			break;
 		default:
-			die("usage: see the comment at the top of ndp_pktgen.c");
+			ndp_die("usage: see the comment at the top of ndp_pktgen.c");
 		}
 	}
 	if (!dst)
-		die("send needs --dst");
+		ndp_die("send needs --dst");
 	if (optind >= argc)
-		die("send needs at least one packet SPEC");
+		ndp_die("send needs at least one packet SPEC");
 	ndp_parse_addr(&g, dst, &g.dst);
 	if (src)
 		ndp_parse_addr(&g, src, &g.src);
@@ -693,7 +645,7 @@ static int ndp_cmd_send(int argc, char **argv)
 
 	g.fd = socket(g.family, SOCK_RAW, IPPROTO_RAW);
 	if (g.fd < 0)
-		die("raw socket: %s", strerror(errno));
+		ndp_die_errno("raw socket");
 
 	for (k = optind; k < argc; k++) {
 		ndp_parse_spec(argv[k], &sp);
@@ -934,13 +886,13 @@ static int ndp_cmd_recv(int argc, char **argv)
 			quiet = true;
 			break;
 		default:
-			die("usage: see the comment at the top of ndp_pktgen.c");
+			ndp_die("usage: see the comment at the top of ndp_pktgen.c");
 		}
 	}
 
 	fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_ALL));
 	if (fd < 0)
-		die("packet socket: %s", strerror(errno));
+		ndp_die_errno("packet socket");
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
@@ -949,10 +901,10 @@ static int ndp_cmd_recv(int argc, char **argv)
 	if (dev) {
 		sll.sll_ifindex = if_nametoindex(dev);
 		if (!sll.sll_ifindex)
-			die("no device '%s'", dev);
+			ndp_die("no device '%s'", dev);
 	}
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
-		die("bind: %s", strerror(errno));
+		ndp_die_errno("bind");
 	/* Ready: a test may start sending once it sees this line. */
 	fprintf(stderr, "ndp_pktgen: receiving\n");
 
@@ -983,7 +935,7 @@ static int ndp_cmd_recv(int argc, char **argv)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			die("recvmsg: %s", strerror(errno));
+			ndp_die_errno("recvmsg");
 		}
 		if (from.sll_pkttype == PACKET_OUTGOING)
 			continue;
@@ -1035,40 +987,40 @@ static int ndp_cmd_tcp_sink(int argc, char **argv)
 			timeout_ms = ndp_num(optarg, 3600000, "timeout-ms");
 			break;
 		default:
-			die("usage: ndp_pktgen tcp-sink --port N [--timeout-ms MS]");
+			ndp_die("usage: ndp_pktgen tcp-sink --port N [--timeout-ms MS]");
 		}
 	}
 	if (port < 0)
-		die("tcp-sink needs --port");
+		ndp_die("tcp-sink needs --port");
 	fd = socket(AF_INET6, SOCK_STREAM, 0);
 	if (fd < 0)
-		die("socket: %s", strerror(errno));
+		ndp_die_errno("socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	sin6.sin6_port = htons(port);
 	if (bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) || listen(fd, 1))
-		die("bind/listen: %s", strerror(errno));
+		ndp_die_errno("bind/listen");
 	fprintf(stderr, "ndp_pktgen: listening\n");
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	if (poll(&pfd, 1, timeout_ms) <= 0)
-		die("no connection within %ld ms", timeout_ms);
+		ndp_die("no connection within %ld ms", timeout_ms);
 	cfd = accept(fd, NULL, NULL);
 	if (cfd < 0)
-		die("accept: %s", strerror(errno));
+		ndp_die_errno("accept");
 	pfd.fd = cfd;
 	for (;;) {
 		if (poll(&pfd, 1, timeout_ms) <= 0)
-			die("connection idle for %ld ms", timeout_ms);
+			ndp_die("connection idle for %ld ms", timeout_ms);
 		n = read(cfd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			die("read: %s", strerror(errno));
+			ndp_die_errno("read");
 		if (!n)
 			break;
 		if (fwrite(buf, 1, n, stdout) != (size_t)n)
-			die("write: %s", strerror(errno));
+			ndp_die_errno("write");
 	}
 	close(cfd);
 	close(fd);
@@ -1077,13 +1029,14 @@ static int ndp_cmd_tcp_sink(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	ndp_die_status = 2;	/* a usage or setup error, not a failed check */
 	if (argc < 2)
-		die("usage: ndp_pktgen send|recv|tcp-sink [options] (see the top of ndp_pktgen.c)");
+		ndp_die("usage: ndp_pktgen send|recv|tcp-sink [options] (see ndp_pktgen.c)");
 	if (!strcmp(argv[1], "send"))
 		return ndp_cmd_send(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "recv"))
 		return ndp_cmd_recv(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "tcp-sink"))
 		return ndp_cmd_tcp_sink(argc - 1, argv + 1);
-	die("unknown command '%s' (send, recv or tcp-sink)", argv[1]);
+	ndp_die("unknown command '%s' (send, recv or tcp-sink)", argv[1]);
 }

@@ -45,6 +45,8 @@
 #include <unistd.h>
 #include <linux/ndp.h>
 
+#include "ndp_util.h"
+
 #define REPLAY_SNAP	65536
 
 /* Lock-free, so a signal handler may set it (C11 7.14.1.1). */
@@ -53,60 +55,6 @@ static atomic_int replay_stop;
 static void replay_on_signal(int sig)
 {
 	replay_stop = 1;
-}
-
-/*
- * The NDP header as on the wire (include/net/ndp_wire.h is a kernel
- * header; this mirror only needs the fields the tool reads).
- */
-struct replay_ndphdr {
-	uint16_t source;
-	uint16_t dest;
-	uint8_t type;
-	uint8_t doff;
-	uint16_t flags;
-	uint32_t nonce;
-	uint32_t psn;
-	uint32_t syn_off;
-	uint32_t pull;
-	uint32_t prio;
-	uint16_t paylen;
-	uint8_t path;
-	uint8_t detours;
-	uint16_t hcsum;
-	uint16_t pcsum;
-	uint16_t nsenders;
-	uint16_t reserved;
-};
-
-_Static_assert(sizeof(struct replay_ndphdr) == 40, "NDP header is 40 bytes");
-
-#define REPLAY_NDP_DATA		1
-#define REPLAY_NDP_F_SYN	0x0001
-
-/* pcap file format (classic, microsecond timestamps, Ethernet). */
-struct replay_pcap_hdr {
-	uint32_t magic;
-	uint16_t major, minor;
-	int32_t thiszone;
-	uint32_t sigfigs, snaplen, linktype;
-};
-
-struct replay_pcap_rec {
-	uint32_t ts_sec, ts_usec, incl_len, orig_len;
-};
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "ndp_replay: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
 }
 
 /* Where the IP payload starts, and its protocol; false if not IP. */
@@ -160,11 +108,11 @@ static bool replay_is_opener(const uint8_t *f, const struct replay_pkt *p)
 
 	if (p->proto == 6)	/* TCP: SYN without ACK */
 		return p->l4len >= 20 && (l4[13] & 0x12) == 0x02;
-	if (p->l4len >= (int)sizeof(struct replay_ndphdr)) {
-		struct replay_ndphdr h;
+	if (p->l4len >= (int)sizeof(struct ndphdr)) {
+		struct ndphdr h;
 
 		memcpy(&h, l4, sizeof(h));
-		return h.type == REPLAY_NDP_DATA && (ntohs(h.flags) & REPLAY_NDP_F_SYN);
+		return h.type == NDP_PKT_DATA && (ntohs(h.flags) & NDP_F_SYN);
 	}
 	return false;
 }
@@ -206,10 +154,10 @@ static int replay_ifindex(const char *ifname)
 	int idx;
 
 	if (!ifname)
-		die("-i IF is required");
+		ndp_die("-i IF is required");
 	idx = if_nametoindex(ifname);
 	if (!idx)
-		die("no interface '%s'", ifname);
+		ndp_die("no interface '%s'", ifname);
 	return idx;
 }
 
@@ -221,10 +169,6 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 		.sll_protocol = htons(ETH_P_ALL),
 		.sll_ifindex = replay_ifindex(ifname),
 	};
-	struct replay_pcap_hdr gh = {
-		.magic = 0xa1b2c3d4, .major = 2, .minor = 4,
-		.snaplen = REPLAY_SNAP, .linktype = 1,
-	};
 	static uint8_t frame[REPLAY_SNAP];
 	uint8_t cbuf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
 	struct sigaction sa = { .sa_handler = replay_on_signal };	/* no SA_RESTART */
@@ -234,14 +178,11 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	if (fd < 0)
-		die("AF_PACKET socket: %s", strerror(errno));
+		ndp_die_errno("AF_PACKET socket");
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
-		die("bind to %s: %s", ifname, strerror(errno));
+		ndp_die_errno("bind to %s", ifname);
 	setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one));
-	out = fopen(file, "w");
-	if (!out)
-		die("%s: %s", file, strerror(errno));
-	fwrite(&gh, sizeof(gh), 1, out);
+	out = ndp_pcap_create(file, REPLAY_SNAP);
 	/* SIGINT/SIGTERM end the capture early; the file stays valid. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -257,10 +198,8 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 			.msg_iov = &iov, .msg_iovlen = 1,
 			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 		};
-		struct replay_pcap_rec rec;
 		struct replay_pkt p;
 		struct cmsghdr *cm;
-		struct timeval tv;
 		bool csum_pending = false;
 		int left_ms, n;
 
@@ -275,7 +214,7 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			die("recvmsg: %s", strerror(errno));
+			ndp_die_errno("recvmsg");
 		}
 		if (n > (int)sizeof(frame))
 			continue;	/* larger than any MTU we use */
@@ -297,17 +236,11 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 		}
 		if (csum_pending && proto == 6)
 			replay_fix_tcp_csum(frame, &p);
-		gettimeofday(&tv, NULL);
-		rec.ts_sec = tv.tv_sec;
-		rec.ts_usec = tv.tv_usec;
-		rec.incl_len = n;
-		rec.orig_len = n;
-		fwrite(&rec, sizeof(rec), 1, out);
-		fwrite(frame, n, 1, out);
+		ndp_pcap_write(out, frame, n);
 		saved++;
 	}
 	if (fclose(out))
-		die("%s: %s", file, strerror(errno));
+		ndp_die_errno("%s", file);
 	close(fd);
 	printf("captured %d\n", saved);
 	return 0;
@@ -316,28 +249,28 @@ static int replay_capture(const char *ifname, const char *file, int proto,
 /* Read the next record of a pcap file into @frame; returns its length. */
 static int replay_read(FILE *in, uint8_t *frame)
 {
-	struct replay_pcap_rec rec;
+	struct ndp_pcap_rec rec;
 
 	if (fread(&rec, sizeof(rec), 1, in) != 1)
 		return 0;
 	if (rec.incl_len > REPLAY_SNAP || fread(frame, rec.incl_len, 1, in) != 1)
-		die("truncated or corrupt capture file");
+		ndp_die("truncated or corrupt capture file");
 	return rec.incl_len;
 }
 
 static FILE *replay_open(const char *file)
 {
-	struct replay_pcap_hdr gh;
+	struct ndp_pcap_hdr gh;
 	FILE *in;
 
 	if (!file)
-		die("-r FILE is required");
+		ndp_die("-r FILE is required");
 	in = fopen(file, "r");
 	if (!in)
-		die("%s: %s", file, strerror(errno));
-	if (fread(&gh, sizeof(gh), 1, in) != 1 || gh.magic != 0xa1b2c3d4 ||
-	    gh.linktype != 1)
-		die("%s: not an Ethernet pcap file written by this tool", file);
+		ndp_die_errno("%s", file);
+	if (fread(&gh, sizeof(gh), 1, in) != 1 || gh.magic != NDP_PCAP_MAGIC ||
+	    gh.linktype != NDP_PCAP_ETHERNET)
+		ndp_die("%s: not an Ethernet pcap file written by this tool", file);
 	return in;
 }
 
@@ -354,12 +287,12 @@ static int replay_inject(const char *ifname, const char *file, int gap_us)
 
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0)
-		die("AF_PACKET socket: %s", strerror(errno));
+		ndp_die_errno("AF_PACKET socket");
 	while ((n = replay_read(in, frame)) > 0) {
 		memcpy(sll.sll_addr, frame, ETH_ALEN);
 		sll.sll_protocol = *(uint16_t *)(frame + 12);
 		if (sendto(fd, frame, n, 0, (struct sockaddr *)&sll, sizeof(sll)) != n)
-			die("sendto: %s", strerror(errno));
+			ndp_die_errno("sendto");
 		sent++;
 		if (gap_us)
 			usleep(gap_us);
@@ -385,8 +318,8 @@ static int replay_show(const char *file)
 			printf(" ipv%d proto %d", p.family == AF_INET ? 4 : 6, p.proto);
 			if (p.l4len >= 4)
 				printf(" %d > %d", l4[0] << 8 | l4[1], l4[2] << 8 | l4[3]);
-			if (p.proto != 6 && p.l4len >= (int)sizeof(struct replay_ndphdr)) {
-				struct replay_ndphdr h;
+			if (p.proto != 6 && p.l4len >= (int)sizeof(struct ndphdr)) {
+				struct ndphdr h;
 
 				memcpy(&h, l4, sizeof(h));
 				printf(" type %d flags 0x%x psn %u syn_off %u paylen %u nonce %08x",

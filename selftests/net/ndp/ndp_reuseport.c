@@ -39,6 +39,7 @@
 #include <linux/ndp.h>
 
 #include "ndp_test.h"
+#include "ndp_util.h"
 
 #ifndef SO_REUSEPORT
 #define SO_REUSEPORT		15
@@ -63,41 +64,12 @@
 static int family = AF_INET;
 static int proto = IPPROTO_NDP;
 
-static const char *errname(int e)
-{
-	static char buf[32];
-
-	switch (e) {
-	case 0: return "0";
-	case EADDRINUSE: return "EADDRINUSE";
-	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
-	case EINVAL: return "EINVAL";
-	case EACCES: return "EACCES";
-	case EAFNOSUPPORT: return "EAFNOSUPPORT";
-	case EISCONN: return "EISCONN";
-	case ENOPROTOOPT: return "ENOPROTOOPT";
-	case EPERM: return "EPERM";
-	}
-	snprintf(buf, sizeof(buf), "errno %d", e);
-	return buf;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int sock_new(int fam)
 {
 	int fd = socket(fam, SOCK_STREAM, proto);
 
-	if (fd < 0) {
-		perror("socket");
-		exit(KSFT_FAIL);
-	}
+	if (fd < 0)
+		ndp_die_errno("socket");
 	return fd;
 }
 
@@ -105,37 +77,17 @@ static void opt_on(int fd, int level, int name)
 {
 	int one = 1;
 
-	if (setsockopt(fd, level, name, &one, sizeof(one))) {
-		perror("setsockopt");
-		exit(KSFT_FAIL);
-	}
+	if (setsockopt(fd, level, name, &one, sizeof(one)))
+		ndp_die_errno("setsockopt");
 }
 
 /* @host NULL: the wildcard; "lo": loopback; else a literal address. */
 static socklen_t mkaddr(struct sockaddr_storage *ss, int fam, const char *host,
 			int port)
 {
-	memset(ss, 0, sizeof(*ss));
-	if (fam == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(port);
-		if (host && !strcmp(host, "lo"))
-			host = "127.0.0.1";
-		if (host)
-			inet_pton(AF_INET, host, &sin->sin_addr);
-		return sizeof(*sin);
-	}
-	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-	sin6->sin6_family = AF_INET6;
-	sin6->sin6_port = htons(port);
 	if (host && !strcmp(host, "lo"))
-		host = "::1";
-	if (host)
-		inet_pton(AF_INET6, host, &sin6->sin6_addr);
-	return sizeof(*sin6);
+		host = fam == AF_INET ? "127.0.0.1" : "::1";
+	return ndp_sockaddr(ss, fam, host, port);
 }
 
 /* bind(); 0 or the errno. */
@@ -167,8 +119,8 @@ static int port_of(int fd)
 static void expect_err(int got, int want, const char *what)
 {
 	ndp_test_expect(got == want, "v%d %s: %s (%s)",
-			family == AF_INET ? 4 : 6, what, errname(want),
-			errname(got));
+			family == AF_INET ? 4 : 6, what, ndp_errname(want),
+			ndp_errname(got));
 }
 
 /* ---- spread ---------------------------------------------------------- */
@@ -209,13 +161,13 @@ static int one_conn(int port, unsigned int id)
 		close(c);
 		return -1;
 	}
-	end = now_ms() + WAIT_MS;
-	while (s < 0 && now_ms() < end) {
+	end = ndp_now_ms() + WAIT_MS;
+	while (s < 0 && ndp_now_ms() < end) {
 		for (n = 0; n < nlisten; n++) {
 			pfd[n].fd = lfd[n];
 			pfd[n].events = POLLIN;
 		}
-		if (poll(pfd, nlisten, end - now_ms()) <= 0)
+		if (poll(pfd, nlisten, end - ndp_now_ms()) <= 0)
 			continue;
 		for (n = 0; n < nlisten && s < 0; n++) {
 			if (lfd[n] < 0 || !(pfd[n].revents & POLLIN))
@@ -230,11 +182,11 @@ static int one_conn(int port, unsigned int id)
 		close(c);
 		return -1;
 	}
-	while (now_ms() < end) {
+	while (ndp_now_ms() < end) {
 		struct pollfd p = { .fd = s, .events = POLLIN };
 		ssize_t r;
 
-		poll(&p, 1, end - now_ms());
+		poll(&p, 1, end - ndp_now_ms());
 		r = recv(s, buf, sizeof(buf), 0);
 		if (r < 0 && errno == EAGAIN)
 			continue;
@@ -309,7 +261,7 @@ static int spread(int conns)
 			e = try_listen(lfd[n], 128);
 		if (e) {
 			ndp_test_fail("v%d: listener %d of %d on port %d: %s",
-				      v, n, nlisten, port, errname(e));
+				      v, n, nlisten, port, ndp_errname(e));
 			return ndp_test_done();
 		}
 	}
@@ -453,7 +405,7 @@ static int bound(int opt, const char *host, int port, int *portp)
 		opt_on(fd, SOL_SOCKET, opt);
 	e = try_bind(fd, family, host, port);
 	if (e) {
-		printf("# setup bind: %s\n", errname(e));
+		printf("# setup bind: %s\n", ndp_errname(e));
 		exit(KSFT_FAIL);
 	}
 	if (portp)
@@ -599,7 +551,7 @@ static int errno_table(const char *ifname)
 	}
 	ndp_test_expect(!e && p >= lo && p <= hi,
 			"v%d listen unbound: port %d in %d-%d (%s)",
-			family == AF_INET ? 4 : 6, p, lo, hi, errname(e));
+			family == AF_INET ? 4 : 6, p, lo, hi, ndp_errname(e));
 	close(a);
 
 	/*
@@ -633,7 +585,7 @@ static int errno_table(const char *ifname)
 			}
 		}
 		if (err[0] < 0) {
-			ndp_test_fail("IP_LOCAL_PORT_RANGE: %s", errname(-err[0]));
+			ndp_test_fail("IP_LOCAL_PORT_RANGE: %s", ndp_errname(-err[0]));
 		} else {
 			ndp_test_expect(ok,
 					"v%d bind(0) with IP_LOCAL_PORT_RANGE %d-%d: ports in it",

@@ -41,6 +41,8 @@
 #include <linux/ndp.h>
 #include <linux/types.h>
 
+#include "ndp_util.h"
+
 #define SC_MSG		64
 #define SC_MAX_FD	131072
 
@@ -60,56 +62,15 @@ static struct {
 	.inflight = 256, .rr = 2000, .seed = 1, .timeout_s = 600,
 };
 
-static void sc_die(const char *what)
-{
-	fprintf(stderr, "ndp_scale: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static double sc_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static socklen_t sc_addr(struct sockaddr_storage *ss, const char *host)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (opt.family == AF_INET) {
-		struct sockaddr_in *a = (struct sockaddr_in *)ss;
-
-		a->sin_family = AF_INET;
-		a->sin_port = htons(opt.port);
-		if (host && inet_pton(AF_INET, host, &a->sin_addr) != 1) {
-			fprintf(stderr, "ndp_scale: bad address %s\n", host);
-			exit(2);
-		}
-		return sizeof(*a);
-	}
-	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
-
-	a6->sin6_family = AF_INET6;
-	a6->sin6_port = htons(opt.port);
-	if (host && inet_pton(AF_INET6, host, &a6->sin6_addr) != 1) {
-		fprintf(stderr, "ndp_scale: bad address %s\n", host);
-		exit(2);
-	}
-	return sizeof(*a6);
-}
-
 static int sc_socket(void)
 {
-	int fd = socket(opt.family, (opt.ndp ? SOCK_NDP : SOCK_STREAM) |
-			SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int fd = ndp_stream_socket(opt.family, opt.ndp,
+				   SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 	if (fd < 0)
-		sc_die("socket");
-	if (fd >= SC_MAX_FD) {
-		fprintf(stderr, "ndp_scale: too many descriptors\n");
-		exit(1);
-	}
+		ndp_die_errno("socket");
+	if (fd >= SC_MAX_FD)
+		ndp_die("too many descriptors");
 	return fd;
 }
 
@@ -195,20 +156,20 @@ static int sc_server(void)
 {
 	struct sockaddr_storage ss;
 	struct epoll_event ev, evs[256];
-	socklen_t len = sc_addr(&ss, opt.bind);
+	socklen_t len = ndp_sockaddr(&ss, opt.family, opt.bind, opt.port);
 	int ls, ep, one = 1, i, n;
 
 	sc_raise_nofile(SC_MAX_FD);
 	srv_buf = calloc(SC_MAX_FD, SC_MSG);
 	srv_fill = calloc(SC_MAX_FD, 1);
 	if (!srv_buf || !srv_fill)
-		sc_die("calloc");
+		ndp_die_errno("calloc");
 	ls = sc_socket();
 	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(ls, (struct sockaddr *)&ss, len))
-		sc_die("bind");
+		ndp_die_errno("bind");
 	if (listen(ls, 4096))
-		sc_die("listen");
+		ndp_die_errno("listen");
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	ev.events = EPOLLIN;
 	ev.data.fd = ls;
@@ -217,7 +178,7 @@ static int sc_server(void)
 	for (;;) {
 		n = epoll_wait(ep, evs, 256, -1);
 		if (n < 0 && errno != EINTR)
-			sc_die("epoll_wait");
+			ndp_die_errno("epoll_wait");
 		for (i = 0; i < n; i++) {
 			int fd = evs[i].data.fd;
 
@@ -256,7 +217,7 @@ struct sc_conn {
 static int sc_open_all(struct sc_conn *c, int *corrupt, double deadline)
 {
 	struct sockaddr_storage ss;
-	socklen_t len = sc_addr(&ss, opt.host);
+	socklen_t len = ndp_sockaddr(&ss, opt.family, opt.host, opt.port);
 	struct epoll_event ev, evs[256];
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	int next = 0, open = 0, done = 0, failed = 0, i, n;
@@ -279,7 +240,7 @@ static int sc_open_all(struct sc_conn *c, int *corrupt, double deadline)
 			open++;
 			next++;
 		}
-		if (sc_now() > deadline)
+		if (ndp_now_s() > deadline)
 			break;
 		n = epoll_wait(ep, evs, 256, 1000);
 		for (i = 0; i < n; i++) {
@@ -358,19 +319,19 @@ static int sc_client(void)
 	__u64 rng = opt.seed * 0x9e3779b97f4a7c15ULL | 1;
 
 	if (!c)
-		sc_die("calloc");
+		ndp_die_errno("calloc");
 	sc_raise_nofile(opt.conns + 64);
 	kb0 = sc_slab_kb();
-	t0 = sc_now();
+	t0 = ndp_now_s();
 	deadline = t0 + opt.timeout_s;
 	done = sc_open_all(c, &corrupt, deadline);
-	t_conn = sc_now() - t0;
+	t_conn = ndp_now_s() - t0;
 	failed = opt.conns - done;
 	/* Let lazily freed memory settle before measuring the idle state. */
 	sleep(2);
 	kb1 = sc_slab_kb();
 
-	t0 = sc_now();
+	t0 = ndp_now_s();
 	for (i = 0; i < opt.rr && done; i++) {
 		unsigned int id;
 
@@ -382,12 +343,12 @@ static int sc_client(void)
 		} while (!c[id].done);
 		if (!sc_exchange(&c[id], id, i + 1))
 			rr_bad++;
-		if (sc_now() > deadline) {
+		if (ndp_now_s() > deadline) {
 			rr_bad += opt.rr - i - 1;
 			break;
 		}
 	}
-	t_rr = sc_now() - t0;
+	t_rr = ndp_now_s() - t0;
 	printf("RESULT proto=%s conns=%d connected=%d failed=%d corrupt=%d rr_bad=%d ",
 	       opt.ndp ? "ndp" : "tcp", opt.conns, done, failed, corrupt,
 	       rr_bad);
@@ -422,23 +383,6 @@ int main(int argc, char **argv)
 	optind = 2;
 	while ((c = getopt(argc, argv, "p:46P:b:H:n:c:r:s:T:")) != -1) {
 		switch (c) {
-		case 'p':
-			opt.ndp = !strcmp(optarg, "ndp");
-			if (!opt.ndp && strcmp(optarg, "tcp"))
-				sc_usage();
-			break;
-		case '4':
-			opt.family = AF_INET;
-			break;
-		case '6':
-			opt.family = AF_INET6;
-			break;
-		case 'P':
-			opt.port = atoi(optarg);
-			break;
-		case 'b':
-			opt.bind = optarg;
-			break;
 		case 'H':
 			opt.host = optarg;
 			break;
@@ -458,7 +402,9 @@ int main(int argc, char **argv)
 			opt.timeout_s = atoi(optarg);
 			break;
 		default:
-			sc_usage();
+			if (ndp_sock_opt(c, optarg, &opt.ndp, &opt.family,
+					 &opt.port, &opt.bind) != 1)
+				sc_usage();
 		}
 	}
 	if (!strcmp(mode, "server"))

@@ -69,6 +69,7 @@
 #include <linux/ndp.h>
 
 #include "ndp_test.h"
+#include "ndp_util.h"
 #include "sha256.h"
 
 #define XFER_BUF	(64 * 1024)
@@ -98,54 +99,6 @@ static struct {
 	.conns = 1,
 	.expect = -1,
 };
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "ndp_xfer: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(KSFT_FAIL);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static const char *errname(int e)
-{
-	static char buf[16];
-
-	switch (e) {
-	case 0: return "0";
-	case EAGAIN: return "EAGAIN";
-	case EPIPE: return "EPIPE";
-	case ENOTCONN: return "ENOTCONN";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case ECONNRESET: return "ECONNRESET";
-	case EADDRINUSE: return "EADDRINUSE";
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case EINPROGRESS: return "EINPROGRESS";
-	case EISCONN: return "EISCONN";
-	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-	case ESOCKTNOSUPPORT: return "ESOCKTNOSUPPORT";
-	case EHOSTUNREACH: return "EHOSTUNREACH";
-	case ENETUNREACH: return "ENETUNREACH";
-	case EINTR: return "EINTR";
-	}
-	snprintf(buf, sizeof(buf), "errno%d", e);
-	return buf;
-}
 
 /* ---- deterministic streams ------------------------------------------ */
 
@@ -196,64 +149,6 @@ static void xfer_gen_fill(struct xfer_gen *g, uint8_t *p, size_t n)
 
 /* ---- addresses and sockets ----------------------------------------- */
 
-static int xfer_socket(int family)
-{
-	int fd;
-
-	if (opt.ndp)
-		fd = socket(family, SOCK_NDP, 0);
-	else
-		fd = socket(family, SOCK_STREAM, 0);
-	return fd;
-}
-
-static socklen_t xfer_addr(struct sockaddr_storage *ss, const char *host,
-			   int port)
-{
-	struct sockaddr_in6 *sin6;
-
-	memset(ss, 0, sizeof(*ss));
-	if (opt.family == AF_INET) {
-		struct sockaddr_in *sin = (void *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(port);
-		if (!host)
-			sin->sin_addr.s_addr = htonl(INADDR_ANY);
-		else if (inet_pton(AF_INET, host, &sin->sin_addr) != 1)
-			die("bad IPv4 address '%s'", host);
-		return sizeof(*sin);
-	}
-	sin6 = (void *)ss;
-	sin6->sin6_family = AF_INET6;
-	sin6->sin6_port = htons(port);
-	if (!host)
-		sin6->sin6_addr = in6addr_any;
-	else if (inet_pton(AF_INET6, host, &sin6->sin6_addr) != 1)
-		die("bad IPv6 address '%s'", host);
-	return sizeof(*sin6);
-}
-
-static int xfer_port_of(const struct sockaddr_storage *ss)
-{
-	if (ss->ss_family == AF_INET)
-		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
-	return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
-}
-
-static const char *xfer_ntop(const struct sockaddr_storage *ss)
-{
-	static char buf[INET6_ADDRSTRLEN + 16];
-	char a[INET6_ADDRSTRLEN] = "?";
-
-	if (ss->ss_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, a, sizeof(a));
-	else if (ss->ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, a, sizeof(a));
-	snprintf(buf, sizeof(buf), "%s:%d", a, xfer_port_of(ss));
-	return buf;
-}
-
 /* Same address and port (family-aware, ignoring flow info and scope). */
 static bool xfer_addr_eq(const struct sockaddr_storage *a,
 			 const struct sockaddr_storage *b)
@@ -290,17 +185,17 @@ static int xfer_socket_in(const char *path, int family)
 	int self, target, fd, saved;
 
 	if (!path)
-		return xfer_socket(family);
+		return ndp_stream_socket(family, opt.ndp, 0);
 	self = open("/proc/self/ns/net", O_RDONLY);
 	target = open(path, O_RDONLY);
 	if (self < 0 || target < 0)
-		die("open netns %s: %s", path, strerror(errno));
+		ndp_die_errno("open netns %s", path);
 	if (setns(target, CLONE_NEWNET))
-		die("setns %s: %s", path, strerror(errno));
-	fd = xfer_socket(family);
+		ndp_die_errno("setns %s", path);
+	fd = ndp_stream_socket(family, opt.ndp, 0);
 	saved = errno;
 	if (setns(self, CLONE_NEWNET))
-		die("setns back: %s", strerror(errno));
+		ndp_die_errno("setns back");
 	close(self);
 	close(target);
 	errno = saved;
@@ -317,17 +212,17 @@ static int xfer_listen(const char *netns, const char *host, int port,
 
 	fd = xfer_socket_in(netns, opt.family);
 	if (fd < 0)
-		die("socket: %s", strerror(errno));
+		ndp_die_errno("socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	len = xfer_addr(&ss, host, port);
+	len = ndp_sockaddr(&ss, opt.family, host, port);
 	if (bind(fd, (struct sockaddr *)&ss, len))
-		die("bind %s: %s", xfer_ntop(&ss), strerror(errno));
+		ndp_die_errno("bind %s", ndp_sockaddr_str(&ss));
 	if (listen(fd, backlog))
-		die("listen: %s", strerror(errno));
+		ndp_die_errno("listen");
 	if (bound_port) {
 		len = sizeof(ss);
 		getsockname(fd, (struct sockaddr *)&ss, &len);
-		*bound_port = xfer_port_of(&ss);
+		*bound_port = ndp_sockaddr_port(&ss);
 	}
 	return fd;
 }
@@ -380,9 +275,9 @@ static void xfer_conn_start(struct xfer_conn *c, int fd, unsigned int key,
 	c->bad_off = -1;
 	c->txbuf = malloc(XFER_BUF);
 	if (!c->txbuf)
-		die("out of memory");
+		ndp_die("out of memory");
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev))
-		die("epoll_ctl: %s", strerror(errno));
+		ndp_die_errno("epoll_ctl");
 }
 
 static void xfer_conn_finish(struct xfer_conn *c)
@@ -392,7 +287,7 @@ static void xfer_conn_finish(struct xfer_conn *c)
 	sha256_final_hex(&c->tx_sha, txh);
 	sha256_final_hex(&c->rx_sha, rxh);
 	if (c->err)
-		snprintf(status, sizeof(status), "%s", errname(c->err));
+		snprintf(status, sizeof(status), "%s", ndp_errname(c->err));
 	else if (c->bad_off >= 0)
 		snprintf(status, sizeof(status), "corrupt@%lld", (long long)c->bad_off);
 	else if (opt.expect >= 0 && c->rx_bytes < (uint64_t)opt.expect)
@@ -455,7 +350,7 @@ static bool xfer_conn_tx(struct xfer_conn *c)
 		}
 		c->tx_off += n;
 		c->tx_bytes += n;
-		last_progress = now_s();
+		last_progress = ndp_now_s();
 	}
 	return true;
 }
@@ -473,7 +368,7 @@ static bool xfer_conn_rx(struct xfer_conn *c)
 			xfer_conn_fail(c, errno);
 			return false;
 		}
-		last_progress = now_s();
+		last_progress = ndp_now_s();
 		if (n == 0) {
 			c->rx_eof = true;
 			break;
@@ -532,7 +427,7 @@ static void xfer_conn_event(struct xfer_conn *c, uint32_t ev)
  */
 static int xfer_wait_ms(double end, bool *stalled)
 {
-	double t = now_s(), idle_end = last_progress + opt.idle_s;
+	double t = ndp_now_s(), idle_end = last_progress + opt.idle_s;
 
 	*stalled = opt.idle_s > 0 && t >= idle_end;
 	if (opt.idle_s > 0 && idle_end < end)
@@ -564,40 +459,40 @@ static int xfer_client(void)
 	struct epoll_event evs[64];
 	struct sockaddr_storage ss, local;
 	socklen_t len;
-	double deadline = now_s() + opt.timeout_s;
+	double deadline = ndp_now_s() + opt.timeout_s;
 	int i, n;
 
 	if (!opt.host)
-		die("client needs -H ADDR");
+		ndp_die("client needs -H ADDR");
 	conns = calloc(opt.conns, sizeof(*conns));
 	epfd = epoll_create1(0);
 	if (!conns || epfd < 0)
-		die("setup: %s", strerror(errno));
-	len = xfer_addr(&ss, opt.host, opt.port);
+		ndp_die_errno("setup");
+	len = ndp_sockaddr(&ss, opt.family, opt.host, opt.port);
 	for (i = 0; i < opt.conns; i++) {
-		int fd = xfer_socket(opt.family), r;
+		int fd = ndp_stream_socket(opt.family, opt.ndp, 0), r;
 		socklen_t llen = sizeof(local);
 
 		if (fd < 0)
-			die("socket: %s", strerror(errno));
+			ndp_die_errno("socket");
 		xfer_set_nonblock(fd, true);
 		/* NDP's connect() is zero-RTT and completes at once */
 		r = connect(fd, (struct sockaddr *)&ss, len);
 		if (r && errno != EINPROGRESS)
-			die("connect %s: %s", xfer_ntop(&ss), strerror(errno));
+			ndp_die_errno("connect %s", ndp_sockaddr_str(&ss));
 		if (getsockname(fd, (struct sockaddr *)&local, &llen) ||
-		    !xfer_port_of(&local))
-			die("getsockname after connect gave no port");
-		xfer_conn_start(&conns[i], fd, xfer_port_of(&local), true);
+		    !ndp_sockaddr_port(&local))
+			ndp_die("getsockname after connect gave no port");
+		xfer_conn_start(&conns[i], fd, ndp_sockaddr_port(&local), true);
 		conns[i].connecting = r != 0;
 		nconns++;
 	}
-	last_progress = now_s();
+	last_progress = ndp_now_s();
 	while (ndone < nconns) {
 		bool stalled;
 		int wait_ms = xfer_wait_ms(deadline, &stalled);
 
-		if (stalled || now_s() >= deadline) {
+		if (stalled || ndp_now_s() >= deadline) {
 			if (stalled)
 				fprintf(stderr, "ndp_xfer: no progress for %d s\n", opt.idle_s);
 			else
@@ -607,7 +502,7 @@ static int xfer_client(void)
 		}
 		n = epoll_wait(epfd, evs, 64, wait_ms);
 		if (n < 0 && errno != EINTR)
-			die("epoll_wait: %s", strerror(errno));
+			ndp_die_errno("epoll_wait");
 		for (i = 0; i < n; i++) {
 			struct xfer_conn *c = evs[i].data.ptr;
 
@@ -621,14 +516,14 @@ static int xfer_client(void)
 static int xfer_server(void)
 {
 	struct epoll_event evs[64], lev = { .events = EPOLLIN };
-	double deadline = now_s() + opt.timeout_s, linger_end = 0;
+	double deadline = ndp_now_s() + opt.timeout_s, linger_end = 0;
 	int lfd, i, n, accepted = 0, extra = 0, cap;
 
 	cap = opt.conns + XFER_MAX_CONNS;
 	conns = calloc(cap, sizeof(*conns));
 	epfd = epoll_create1(0);
 	if (!conns || epfd < 0)
-		die("setup: %s", strerror(errno));
+		ndp_die_errno("setup");
 	lfd = xfer_listen(NULL, opt.bind, opt.port,
 			  opt.conns + 64 > 4096 ? 4096 : opt.conns + 64, NULL);
 	xfer_set_nonblock(lfd, true);
@@ -636,9 +531,9 @@ static int xfer_server(void)
 	epoll_ctl(epfd, EPOLL_CTL_ADD, lfd, &lev);
 	fprintf(stderr, "ndp_xfer: listening\n");
 
-	last_progress = now_s();
+	last_progress = ndp_now_s();
 	for (;;) {
-		double t = now_s();
+		double t = ndp_now_s();
 		bool stalled = false;
 		int wait_ms;
 
@@ -662,7 +557,7 @@ static int xfer_server(void)
 		}
 		n = epoll_wait(epfd, evs, 64, wait_ms);
 		if (n < 0 && errno != EINTR)
-			die("epoll_wait: %s", strerror(errno));
+			ndp_die_errno("epoll_wait");
 		for (i = 0; i < n; i++) {
 			struct xfer_conn *c = evs[i].data.ptr;
 
@@ -680,19 +575,19 @@ static int xfer_server(void)
 				if (fd < 0) {
 					if (errno != EAGAIN && errno != EINTR &&
 					    errno != ECONNABORTED)
-						die("accept: %s", strerror(errno));
+						ndp_die_errno("accept");
 					break;
 				}
 				if (nconns == cap)
-					die("too many connections");
-				last_progress = now_s();
+					ndp_die("too many connections");
+				last_progress = ndp_now_s();
 				if (accepted++ >= opt.conns) {
 					extra++;
 					fprintf(stderr, "ndp_xfer: extra connection from %s\n",
-						xfer_ntop(&peer));
+						ndp_sockaddr_str(&peer));
 				}
 				xfer_conn_start(&conns[nconns++], fd,
-						xfer_port_of(&peer), false);
+						ndp_sockaddr_port(&peer), false);
 			}
 		}
 	}
@@ -736,8 +631,8 @@ static bool xfer_pair_open(struct xfer_pair *p)
 	p->c = -1;
 	p->s = -1;
 	p->lfd = xfer_listen(opt.netns, xfer_probe_host(), 0, 16, &p->port);
-	p->srvlen = xfer_addr(&p->srv, xfer_probe_host(), p->port);
-	p->c = xfer_socket(opt.family);
+	p->srvlen = ndp_sockaddr(&p->srv, opt.family, xfer_probe_host(), p->port);
+	p->c = ndp_stream_socket(opt.family, opt.ndp, 0);
 	if (p->c < 0) {
 		printf("# socket: %s\n", strerror(errno));
 		return false;
@@ -806,21 +701,21 @@ static void probe_refused(void)
 	/* A port that surely has no listener: bind one, close it. */
 	lfd = xfer_listen(opt.netns, xfer_probe_host(), 0, 1, &port);
 	close(lfd);
-	len = xfer_addr(&ss, xfer_probe_host(), port);
-	fd = xfer_socket(opt.family);
+	len = ndp_sockaddr(&ss, opt.family, xfer_probe_host(), port);
+	fd = ndp_stream_socket(opt.family, opt.ndp, 0);
 	r = connect(fd, (struct sockaddr *)&ss, len);
 	if (r) {
 		ndp_test_expect(errno == ECONNREFUSED,
 				"refused: connect() to a port without listener: %s",
-				errname(errno));
+				ndp_errname(errno));
 		close(fd);
 		return;
 	}
 	/* Zero-RTT: the first send carries the SYN; the RST comes back. */
 	if (send(fd, "hello", 5, MSG_NOSIGNAL) < 0)
 		err = errno;
-	t0 = now_s();
-	while (!err && now_s() - t0 < 10) {
+	t0 = ndp_now_s();
+	while (!err && ndp_now_s() - t0 < 10) {
 		char b;
 
 		if (!xfer_wait(fd, POLLIN | POLLERR, 10000))
@@ -833,7 +728,7 @@ static void probe_refused(void)
 	}
 	ndp_test_expect(err == ECONNREFUSED,
 			"refused: zero-RTT connect, send, then recv sees ECONNREFUSED (got %s)",
-			errname(err));
+			ndp_errname(err));
 	close(fd);
 }
 
@@ -852,8 +747,8 @@ static void probe_eagain(void)
 	}
 	xfer_set_nonblock(p.c, true);
 	memset(rxbuf, 'x', sizeof(rxbuf));
-	t0 = now_s();
-	while (sent < (1ULL << 30) && now_s() - t0 < 30) {
+	t0 = ndp_now_s();
+	while (sent < (1ULL << 30) && ndp_now_s() - t0 < 30) {
 		n = send(p.c, rxbuf, sizeof(rxbuf), MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EAGAIN) {
@@ -874,7 +769,7 @@ static void probe_eagain(void)
 	}
 	ndp_test_expect(eagain,
 			"eagain: non-blocking send to a non-reading peer hits EAGAIN (after %llu bytes, last %s)",
-			(unsigned long long)sent, errname(eagain ? EAGAIN : errno));
+			(unsigned long long)sent, ndp_errname(eagain ? EAGAIN : errno));
 	if (!eagain)
 		goto out;
 
@@ -886,8 +781,8 @@ static void probe_eagain(void)
 		ndp_test_expect(epoll_wait(ep, &out, 1, 300) == 0,
 				"eagain: no EPOLLOUT while the send buffer is full");
 		/* The peer starts reading: the writer must be woken. */
-		t0 = now_s();
-		while (now_s() - t0 < 20) {
+		t0 = ndp_now_s();
+		while (ndp_now_s() - t0 < 20) {
 			n = xfer_drain(p.s);
 			if (n < 0)
 				break;
@@ -944,7 +839,7 @@ static void probe_rdhup(void)
 			r == 1 ? out.events : 0);
 	r = recv(p.s, buf, sizeof(buf), MSG_DONTWAIT);
 	ndp_test_expect(r == 0, "rdhup: recv returns 0 (EOF) (%d %s)", r,
-			r < 0 ? errname(errno) : "");
+			r < 0 ? ndp_errname(errno) : "");
 	/* Half close: the other direction still works. */
 	r = send(p.s, "bye", 3, MSG_NOSIGNAL);
 	if (r == 3 && xfer_wait(p.c, POLLIN, 10000))
@@ -971,13 +866,13 @@ static void probe_rcvtimeo(void)
 		goto out;
 	}
 	setsockopt(p.c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	t0 = now_s();
+	t0 = ndp_now_s();
 	r = recv(p.c, &b, 1, 0);
 	e = errno;
-	dt = now_s() - t0;
+	dt = ndp_now_s() - t0;
 	ndp_test_expect(r < 0 && (e == EAGAIN || e == EWOULDBLOCK) && dt >= 0.25,
 			"rcvtimeo: blocking recv with SO_RCVTIMEO 300 ms fails with EAGAIN after %.0f ms (%d %s)",
-			dt * 1000, r, r < 0 ? errname(e) : "");
+			dt * 1000, r, r < 0 ? ndp_errname(e) : "");
 	/* The socket is still usable after the timeout. */
 	send(p.s, "z", 1, MSG_NOSIGNAL);
 	tv.tv_sec = 10;
@@ -1004,19 +899,19 @@ static void probe_sndtimeo(void)
 	}
 	setsockopt(p.c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	memset(rxbuf, 'y', sizeof(rxbuf));
-	t0 = now_s();
-	while (now_s() - t0 < 60) {
-		double t1 = now_s();
+	t0 = ndp_now_s();
+	while (ndp_now_s() - t0 < 60) {
+		double t1 = ndp_now_s();
 
 		n = send(p.c, rxbuf, sizeof(rxbuf), MSG_NOSIGNAL);
 		if (n < 0) {
 			e = errno;
-			dt = now_s() - t1;
+			dt = ndp_now_s() - t1;
 			break;
 		}
 		sent += n;
 		if (n < (ssize_t)sizeof(rxbuf)) {	/* partial: timed out */
-			dt = now_s() - t1;
+			dt = ndp_now_s() - t1;
 			e = EAGAIN;
 			n = -1;
 			break;
@@ -1024,7 +919,7 @@ static void probe_sndtimeo(void)
 	}
 	ndp_test_expect(n < 0 && e == EAGAIN && dt >= 0.25,
 			"sndtimeo: blocking send to a non-reading peer times out with EAGAIN or a short write after %.0f ms (%llu bytes, %s)",
-			dt * 1000, (unsigned long long)sent, errname(e));
+			dt * 1000, (unsigned long long)sent, ndp_errname(e));
 out:
 	xfer_pair_close(&p);
 }
@@ -1037,27 +932,27 @@ static void probe_addrinuse(void)
 
 	lfd = xfer_listen(opt.netns, xfer_probe_host(), 0, 1, &port);
 	fd = xfer_socket_in(opt.netns, opt.family);
-	len = xfer_addr(&ss, xfer_probe_host(), port);
+	len = ndp_sockaddr(&ss, opt.family, xfer_probe_host(), port);
 	r = bind(fd, (struct sockaddr *)&ss, len);
 	ndp_test_expect(r < 0 && errno == EADDRINUSE,
 			"addrinuse: second bind to a listening port fails with EADDRINUSE (%s)",
-			r ? errname(errno) : "bound");
+			r ? ndp_errname(errno) : "bound");
 	close(fd);
 	/* Wildcard bind on the same port collides as well. */
 	fd = xfer_socket_in(opt.netns, opt.family);
-	len = xfer_addr(&ss, NULL, port);
+	len = ndp_sockaddr(&ss, opt.family, NULL, port);
 	r = bind(fd, (struct sockaddr *)&ss, len);
 	ndp_test_expect(r < 0 && errno == EADDRINUSE,
 			"addrinuse: wildcard bind to that port fails with EADDRINUSE (%s)",
-			r ? errname(errno) : "bound");
+			r ? ndp_errname(errno) : "bound");
 	close(fd);
 	close(lfd);
 	/* Once closed, the port is free again. */
 	fd = xfer_socket_in(opt.netns, opt.family);
-	len = xfer_addr(&ss, xfer_probe_host(), port);
+	len = ndp_sockaddr(&ss, opt.family, xfer_probe_host(), port);
 	r = bind(fd, (struct sockaddr *)&ss, len);
 	ndp_test_expect(r == 0, "addrinuse: the port binds again after close (%s)",
-			r ? errname(errno) : "ok");
+			r ? ndp_errname(errno) : "ok");
 	close(fd);
 }
 
@@ -1065,27 +960,27 @@ static void probe_notconn(void)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
-	int fd = xfer_socket(opt.family), r, e;
+	int fd = ndp_stream_socket(opt.family, opt.ndp, 0), r, e;
 	char b;
 
 	r = recv(fd, &b, 1, MSG_DONTWAIT);
 	ndp_test_expect(r < 0 && errno == ENOTCONN,
 			"notconn: recv before connect fails with ENOTCONN (%s)",
-			r < 0 ? errname(errno) : "succeeded");
+			r < 0 ? ndp_errname(errno) : "succeeded");
 	r = send(fd, "x", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 	e = errno;
 	/* Linux TCP answers EPIPE here (sk_stream_wait_connect); both are tcp(7). */
 	ndp_test_expect(r < 0 && (e == ENOTCONN || e == EPIPE),
 			"notconn: send before connect fails with ENOTCONN or EPIPE (%s)",
-			r < 0 ? errname(e) : "succeeded");
+			r < 0 ? ndp_errname(e) : "succeeded");
 	r = getpeername(fd, (struct sockaddr *)&ss, &len);
 	ndp_test_expect(r < 0 && errno == ENOTCONN,
 			"notconn: getpeername before connect fails with ENOTCONN (%s)",
-			r < 0 ? errname(errno) : "succeeded");
+			r < 0 ? ndp_errname(errno) : "succeeded");
 	r = shutdown(fd, SHUT_WR);
 	ndp_test_expect(r < 0 && errno == ENOTCONN,
 			"notconn: shutdown before connect fails with ENOTCONN (%s)",
-			r < 0 ? errname(errno) : "succeeded");
+			r < 0 ? ndp_errname(errno) : "succeeded");
 	close(fd);
 }
 
@@ -1112,8 +1007,8 @@ static void probe_epipe(void)
 	p.s = -1;
 	close(p.lfd);
 	p.lfd = -1;
-	t0 = now_s();
-	while (now_s() - t0 < 10) {
+	t0 = ndp_now_s();
+	while (ndp_now_s() - t0 < 10) {
 		r = send(p.c, "data", 4, 0);
 		if (r < 0) {
 			if (!first)
@@ -1126,12 +1021,12 @@ static void probe_epipe(void)
 	}
 	ndp_test_expect(last == EPIPE && sigpipes > 0,
 			"epipe: send after the peer closed fails with EPIPE and raises SIGPIPE (first error %s, last %s, %d signals)",
-			errname(first), errname(last), (int)sigpipes);
+			ndp_errname(first), ndp_errname(last), (int)sigpipes);
 	before = sigpipes;
 	r = send(p.c, "data", 4, MSG_NOSIGNAL);
 	ndp_test_expect(r < 0 && errno == EPIPE && sigpipes == before,
 			"epipe: with MSG_NOSIGNAL, EPIPE and no signal (%s)",
-			r < 0 ? errname(errno) : "sent");
+			r < 0 ? ndp_errname(errno) : "sent");
 	signal(SIGPIPE, SIG_DFL);
 out:
 	xfer_pair_close(&p);
@@ -1149,8 +1044,8 @@ static void probe_peek(void)
 		goto out;
 	}
 	send(p.s, "0123456789", 10, MSG_NOSIGNAL);
-	t0 = now_s();
-	while (now_s() - t0 < 10) {
+	t0 = ndp_now_s();
+	while (ndp_now_s() - t0 < 10) {
 		xfer_wait(p.c, POLLIN, 1000);
 		r = recv(p.c, buf, 4, MSG_PEEK | MSG_DONTWAIT);
 		if (r > 0)
@@ -1158,8 +1053,8 @@ static void probe_peek(void)
 	}
 	ndp_test_expect(r == 4 && !memcmp(buf, "0123", 4),
 			"peek: MSG_PEEK of 4 bytes returns the first 4 (%d)", r);
-	t0 = now_s();
-	while (now_s() - t0 < 10) {
+	t0 = ndp_now_s();
+	while (ndp_now_s() - t0 < 10) {
 		r = recv(p.c, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
 		if (r >= 10)
 			break;
@@ -1174,7 +1069,7 @@ static void probe_peek(void)
 	r = recv(p.c, buf, sizeof(buf), MSG_DONTWAIT);
 	ndp_test_expect(r < 0 && errno == EAGAIN,
 			"peek: nothing left afterwards (%d %s)", r,
-			r < 0 ? errname(errno) : "");
+			r < 0 ? ndp_errname(errno) : "");
 out:
 	xfer_pair_close(&p);
 }
@@ -1250,16 +1145,16 @@ static void probe_names(void)
 	getpeername(p.s, (struct sockaddr *)&sp, &len);
 	ndp_test_expect(xfer_addr_eq(&cp, &p.srv),
 			"names: client getpeername is the server's address (%s)",
-			xfer_ntop(&cp));
+			ndp_sockaddr_str(&cp));
 	ndp_test_expect(xfer_addr_eq(&sl, &p.srv),
 			"names: accepted getsockname is the listening address (%s)",
-			xfer_ntop(&sl));
-	ndp_test_expect(cl.ss_family == opt.family && xfer_port_of(&cl) != 0,
+			ndp_sockaddr_str(&sl));
+	ndp_test_expect(cl.ss_family == opt.family && ndp_sockaddr_port(&cl) != 0,
 			"names: client getsockname has the family and a port (%s)",
-			xfer_ntop(&cl));
+			ndp_sockaddr_str(&cl));
 	ndp_test_expect(xfer_addr_eq(&sp, &cl),
 			"names: accepted getpeername is the client's getsockname (%s)",
-			xfer_ntop(&sp));
+			ndp_sockaddr_str(&sp));
 out:
 	xfer_pair_close(&p);
 }
@@ -1268,10 +1163,10 @@ out:
 static size_t xfer_read_n(int fd, uint8_t *buf, size_t len)
 {
 	size_t got = 0;
-	double t0 = now_s();
+	double t0 = ndp_now_s();
 	ssize_t r;
 
-	while (got < len && now_s() - t0 < 20) {
+	while (got < len && ndp_now_s() - t0 < 20) {
 		if (!xfer_wait(fd, POLLIN, 1000))
 			continue;
 		r = recv(fd, buf + got, len - got, MSG_DONTWAIT);
@@ -1322,14 +1217,14 @@ static void probe_efault(void)
 	r = send(p.c, m, 4 * pg, MSG_NOSIGNAL);
 	ndp_test_expect((r > 0 && (size_t)r <= good) || (r < 0 && errno == EFAULT),
 			"efault: send() across an unmapped page returns at most the bytes before it, or EFAULT (%zd of %zu, %s)",
-			r, good, r < 0 ? errname(errno) : "ok");
+			r, good, r < 0 ? ndp_errname(errno) : "ok");
 	if ((r < 0 && errno != EFAULT) || r > (ssize_t)good)
 		goto out;
 	took = r > 0 ? r : 0;
 	r = send(p.c, m + 3 * pg, 100, MSG_NOSIGNAL);
 	ndp_test_expect(r < 0 && errno == EFAULT,
 			"efault: send() from an unmapped page fails with EFAULT (%zd %s)",
-			r, r < 0 ? errname(errno) : "");
+			r, r < 0 ? ndp_errname(errno) : "");
 	memcpy(want + took, "tail", 4);
 	r = send(p.c, "tail", 4, MSG_NOSIGNAL);
 	printf("# send() across the fault took %zu bytes\n", took);
@@ -1344,7 +1239,7 @@ static void probe_efault(void)
 	r = recv(p.c, m + 3 * pg, 10, MSG_DONTWAIT);
 	ndp_test_expect(r < 0 && errno == EFAULT,
 			"efault: recv() into an unmapped page fails with EFAULT (%zd %s)",
-			r, r < 0 ? errname(errno) : "");
+			r, r < 0 ? ndp_errname(errno) : "");
 	got = xfer_read_n(p.c, rxbuf, 10);
 	ndp_test_expect(got == 10 && !memcmp(rxbuf, "0123456789", 10),
 			"efault: and loses nothing: the next recv() gets all 10 bytes (%zu)",
@@ -1388,7 +1283,7 @@ static int xfer_probe(const char *name)
 		probes[i].fn();
 	}
 	if (!found)
-		die("unknown probe '%s'", name);
+		ndp_die("unknown probe '%s'", name);
 	printf("1..%d\n", ndp_test_n);
 	return ndp_test_done();
 }
@@ -1453,32 +1348,6 @@ static int xfer_gen_out(unsigned int key, char dir)
 
 /* ---- command line --------------------------------------------------------- */
 
-static uint64_t xfer_parse_size(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	switch (*end) {
-	case 'k':
-	case 'K':
-		v *= 1024;
-		break;
-	case 'm':
-	case 'M':
-		v *= 1024 * 1024;
-		break;
-	case 'g':
-	case 'G':
-		v *= 1024.0 * 1024 * 1024;
-		break;
-	case '\0':
-		break;
-	default:
-		die("bad size '%s'", s);
-	}
-	return v;
-}
-
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
@@ -1497,23 +1366,6 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 
 	while ((c = getopt(argc, argv, "+p:46P:s:T:I:b:n:S:E:L:H:N:k:d:")) != -1) {
 		switch (c) {
-		case 'p':
-			if (!strcmp(optarg, "ndp"))
-				opt.ndp = true;
-			else if (!strcmp(optarg, "tcp"))
-				opt.ndp = false;
-			else
-				usage();
-			break;
-		case '4':
-			opt.family = AF_INET;
-			break;
-		case '6':
-			opt.family = AF_INET6;
-			break;
-		case 'P':
-			opt.port = atoi(optarg);
-			break;
 		case 's':
 			opt.seed = strtoull(optarg, NULL, 0);
 			break;
@@ -1523,17 +1375,14 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 		case 'I':
 			opt.idle_s = atoi(optarg);
 			break;
-		case 'b':
-			opt.bind = optarg;
-			break;
 		case 'n':
 			opt.conns = atoi(optarg);
 			break;
 		case 'S':
-			opt.send = xfer_parse_size(optarg);
+			opt.send = ndp_size_arg(optarg);
 			break;
 		case 'E':
-			opt.expect = xfer_parse_size(optarg);
+			opt.expect = ndp_size_arg(optarg);
 			break;
 		case 'L':
 			opt.linger_s = atoi(optarg);
@@ -1551,7 +1400,9 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 			*dir = optarg[0];
 			break;
 		default:
-			usage();
+			if (ndp_sock_opt(c, optarg, &opt.ndp, &opt.family,
+					 &opt.port, &opt.bind) != 1)
+				usage();
 		}
 	}
 }
@@ -1582,7 +1433,7 @@ int main(int argc, char **argv)
 	if (optind < argc - base)
 		usage();
 	if (opt.conns < 1 || opt.conns > XFER_MAX_CONNS)
-		die("-n must be 1..%d", XFER_MAX_CONNS);
+		ndp_die("-n must be 1..%d", XFER_MAX_CONNS);
 
 	if (!strcmp(mode, "server"))
 		return xfer_server();
