@@ -1447,9 +1447,10 @@ drop:
  * packet's checksums verified, so the connection is looked up once, its
  * lock taken once and the batch answered by one ACK per run (struct
  * ndp_ack_batch); if a user owns the socket, each packet waits in its
- * backlog instead (one ACK each when the user runs it).  Each packet still passes the socket's filter and
- * policy.  Without the connection (closed meanwhile) each packet goes the
- * way of any packet.  Consumes everything.
+ * backlog instead (one ACK each when the user runs it).  Each packet
+ * still passes the socket's filter and policy.  Without the connection
+ * (closed meanwhile) each packet goes the way of any packet.  Consumes
+ * everything.
  */
 int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
 		 struct ndp_flow *fl)
