@@ -936,8 +936,10 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
  * @skb: the packet, its struct ndp_backlog_cb filled in.
  *
  * At most the socket's receive plus send buffer wait, as in
- * tcp_add_backlog().  Returns false if @skb was not queued (counted in
- * BacklogDrop; the caller frees it).
+ * tcp_add_backlog().
+ *
+ * Return: false if @skb was not queued (counted in BacklogDrop; the
+ * caller frees it), else true.
  */
 bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
 {
@@ -1193,7 +1195,9 @@ static void ndp_listen_backlog_rcv(struct sock *lsk, struct sk_buff *skb)
  * @skb: the packet (struct ndp_backlog_cb says what it is).
  *
  * Runs with BH disabled, as the receive softirq does, so that the
- * receive path sees one kind of context.  Always consumes @skb.
+ * receive path sees one kind of context.
+ *
+ * Return: 0; @skb is always consumed.
  */
 int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 {

@@ -406,7 +406,6 @@ struct ndp_dst_slot {
 /**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
- * @lock: protects protocol state, see the locking rules at the top.
  * @bind_node: in &ndp_net.bind_hash while @bound.
  * @conn_node: in &ndp_net.conn_ht while @hashed.
  * @conn_any_node: in &ndp_net.conn_any_ht while @any_hashed.
@@ -430,7 +429,7 @@ struct ndp_dst_slot {
  *	peer tries again.
  * @born: jiffies the connection was created (embryonic timeout).
  * @unproven: listener: children on @accept_q created by unproven first
- *	windows (admit.c), under @lock.
+ *	windows (admit.c), under the socket lock.
  * @admit_unproven: child: counted in its listener's @unproven and in
  *	&ndp_net.embryonic while on the accept queue.
  * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
@@ -441,7 +440,7 @@ struct ndp_dst_slot {
  * @token_ok: ... and had @token for the peer's address.
  * @nonce: connection nonce (0 until connected).
  * @flow: addresses, ports and nonce of the connection (set once connected;
- *	immutable afterwards, so readable without @lock).
+ *	immutable afterwards, so readable without the socket lock).
  * @mss: payload bytes per packet.
  * @dst_cookie: IPv6 route cookie of the plain route in sk_dst_cache.
  * @dst_lock: protects @dst_slots.
