@@ -1194,8 +1194,10 @@ static void ndp_listen_backlog_rcv(struct sock *lsk, struct sk_buff *skb)
  * @sk: the socket; its user owns it and is releasing it (release_sock()).
  * @skb: the packet (struct ndp_backlog_cb says what it is).
  *
- * Runs with BH disabled, as the receive softirq does, so that the
- * receive path sees one kind of context.
+ * Runs with BH disabled and under rcu_read_lock(), as the receive softirq
+ * runs it (ip_local_deliver_finish() holds RCU), so that the receive path
+ * sees one kind of context: the demux tables and routes are read under
+ * RCU.
  *
  * Return: 0; @skb is always consumed.
  */
@@ -1206,6 +1208,7 @@ int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_BACKLOGRCV);
 	local_bh_disable();
+	rcu_read_lock();
 	switch (bcb->kind) {
 	case NDP_BL_LISTEN:
 		ndp_listen_backlog_rcv(sk, skb);
@@ -1221,6 +1224,7 @@ int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		ndp_xmit_queue(sk, &xmitq);
 		break;
 	}
+	rcu_read_unlock();
 	local_bh_enable();
 	return 0;
 }
