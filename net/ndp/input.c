@@ -935,15 +935,16 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
  * @sk: the socket, its spinlock held (softirq), owned by a user.
  * @skb: the packet, its struct ndp_backlog_cb filled in.
  *
- * At most the socket's receive plus send buffer wait, as in
- * tcp_add_backlog().
+ * At most the socket's receive plus send buffer and NDP_BACKLOG_SLACK
+ * wait, as in tcp_add_backlog().
  *
  * Return: false if @skb was not queued (counted in BacklogDrop; the
  * caller frees it), else true.
  */
 bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
 {
-	u64 limit = (u64)READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf);
+	u64 limit = (u64)READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf) +
+		    NDP_BACKLOG_SLACK;
 
 	BUILD_BUG_ON(NDP_BACKLOG_CB_OFF + sizeof(struct ndp_backlog_cb) >
 		     sizeof_field(struct sk_buff, cb));

@@ -985,6 +985,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct sk_buff_head xmitq;
 	bool queued = false;
 	size_t copied = 0;
+	u32 pkts = 0;
 	long timeo;
 	int err = 0;
 
@@ -1045,6 +1046,17 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		ndp_queue_skb(sk, skb, 0, false, &xmitq);
 		queued = true;
 		copied += size;
+		/*
+		 * A long send holds the socket: every NDP_FLUSH_PKTS packets
+		 * the ACKs and PULLs that waited in the backlog meanwhile are
+		 * processed (as tcp_sendmsg_locked() does), so that they
+		 * neither overflow it nor wait for the end of the call.
+		 */
+		if (!(++pkts % NDP_FLUSH_PKTS) && sk_flush_backlog(sk) &&
+		    queued) {
+			ndp_push_locked(sk);
+			queued = false;
+		}
 		continue;
 
 wait_memory:
@@ -1138,6 +1150,13 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 				skb_unlink(skb, &sk->sk_receive_queue);
 				consume_skb(skb);	/* uncharged: we own sk */
 				freed = true;
+				/*
+				 * Data that arrived while we copied waits in
+				 * the backlog: let it in now, into the room
+				 * just freed, rather than at release_sock()
+				 * (a long read would overflow the backlog).
+				 */
+				sk_flush_backlog(sk);
 			}
 			continue;
 		}
