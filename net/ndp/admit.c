@@ -256,7 +256,7 @@ enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, u16 proof)
 	struct ndp_net *nn = ndp_pernet(sock_net(lsk));
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
-	lockdep_assert_held(&lnsk->lock);
+	ndp_sock_assert_locked(lsk);
 	if (READ_ONCE(lsk->sk_ack_backlog) - lnsk->unproven >
 	    READ_ONCE(lsk->sk_max_ack_backlog)) {
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LISTENOVERFLOWS);
@@ -283,7 +283,7 @@ void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, u16 proof)
 {
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
-	lockdep_assert_held(&lnsk->lock);
+	ndp_sock_assert_locked(lsk);
 	if (proof) {
 		/* It echoed our cookie or showed our token: it receives
 		 * what we send to its address.
@@ -304,7 +304,7 @@ void ndp_admit_dequeued(struct sock *lsk, struct ndp_sock *child)
 {
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
-	lockdep_assert_held(&lnsk->lock);
+	ndp_sock_assert_locked(lsk);
 	if (!child->admit_unproven)
 		return;
 	child->admit_unproven = false;
@@ -389,7 +389,7 @@ void ndp_admit_send_token(struct sock *sk, struct sk_buff_head *xmitq)
 	struct sk_buff *skb;
 	siphash_key_t key;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	nsk->token_sent = true;
 	skb = ndp_ctrl_skb(sk, NDP_PKT_TOKEN, 0, 0);
 	if (!skb)

@@ -161,7 +161,7 @@ static void ndp_dasr_uncount(struct ndp_net *nn, struct ndp_dasr_peer *p)
 	WRITE_ONCE(nn->dasr_active, nn->dasr_active - 1);
 }
 
-/* A flow of @sk starts on its peer's entry.  ndp_sock.lock held. */
+/* A flow of @sk starts on its peer's entry.  Socket lock held. */
 static void ndp_dasr_flow_start(struct sock *sk, struct ndp_net *nn)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -204,7 +204,7 @@ static void ndp_dasr_flow_end(struct sock *sk)
 
 /*
  * Receiver: DATA packet @psn (intact or trimmed, not a duplicate) with
- * @flags arrived on @sk.  ndp_sock.lock held.
+ * @flags arrived on @sk.  Socket lock held.
  */
 void ndp_dasr_rcv(struct sock *sk, u32 psn, u16 flags)
 {
@@ -276,7 +276,7 @@ u16 ndp_dasr_advertised(struct net *net)
 
 /*
  * Sender: the peer of @sk advertised @n in a report that passed
- * ndp_report_ok().  ndp_sock.lock held.
+ * ndp_report_ok().  Socket lock held.
  */
 void ndp_dasr_heard(struct sock *sk, u16 n)
 {
@@ -309,7 +309,7 @@ void ndp_dasr_heard(struct sock *sk, u16 n)
 
 /*
  * Sender: packets the new unscheduled window of @sk may push, out of the
- * initial window @iw.  ndp_sock.lock held.
+ * initial window @iw.  Socket lock held.
  */
 u32 ndp_dasr_window(struct sock *sk, u32 iw)
 {

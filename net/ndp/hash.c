@@ -332,9 +332,8 @@ int ndp_listen_start(struct sock *sk)
 		if (err)
 			goto out;
 	}
-	spin_lock(&ndp_sk(sk)->lock);
+	/* Softirq backlogs first windows while we own the socket. */
 	inet_sk_set_state(sk, TCP_LISTEN);
-	spin_unlock(&ndp_sk(sk)->lock);
 out:
 	spin_unlock_bh(&nn->bind_lock);
 	return err;

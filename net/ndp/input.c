@@ -24,10 +24,17 @@
  * scoreboard of the path they report on (path.c).  Every control packet
  * carries the receiver's cumulative ack (next expected psn) in syn_off.
  *
- * Softirq context.  The socket lock (ndp_sock.lock) is a spinlock taken
- * here and by process context with BH disabled; packets are sent after it
- * is released.  Process context never holds it for long, so no backlog
- * is needed.
+ * Locking, as TCP's (tcp_v4_rcv()): softirq takes the socket's spinlock
+ * (bh_lock_sock()).  If no user owns the socket the packet is processed
+ * at once and the packets it calls for are sent after the spinlock is
+ * dropped.  If a user owns it (lock_sock(): a system call is running),
+ * the packet waits in the socket's backlog, at most the socket's receive
+ * plus send buffer (beyond: dropped, BacklogDrop), and the user processes
+ * it when it releases the socket (release_sock() -> ndp_backlog_rcv(),
+ * BacklogRcv).  A listener is locked nested (the connection a first
+ * window creates is locked inside it by sk_clone_lock()); a first window
+ * for a listener its user owns waits in the listener's backlog the same
+ * way.  Filter and IPsec policy are applied before a packet is queued.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -287,7 +294,7 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 
 /*
  * ICMP (plumbing.c) about DATA @psn of ours: the packet was dropped on
- * the way.  Called under ndp_sock.lock once the caller matched ports and
+ * the way.  Called under the socket lock once the caller matched ports and
  * nonce; the psn must name a packet sent and not yet acknowledged, as TCP
  * wants the quoted sequence number inside its window, so that an off-path
  * host cannot shrink the MTU of a connection or fail it.
@@ -312,7 +319,7 @@ bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 	struct sk_buff *skb;
 	u32 mss;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	skb = ndp_sndq_find(nsk, psn);
 	if (nsk->dead || !skb || !NDP_SKB_CB(skb)->sent ||
 	    NDP_SKB_CB(skb)->acked)
@@ -492,7 +499,7 @@ static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
-	/* Read by the pull clock without ndp_sock.lock (ndp_ctrl_skb()). */
+	/* Read by the pull clock without the socket lock. */
 	WRITE_ONCE(nsk->rcv_nxt, nsk->rcv_nxt + 1);
 	WRITE_ONCE(nsk->hole_nacked, false);
 	if (NDP_SKB_CB(skb)->flags & NDP_F_FIN) {
@@ -814,7 +821,6 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 					     bool corrupt, bool opened,
 					     struct sk_buff_head *xmitq,
 					     struct ndp_ack_batch *ab)
-	__must_hold(&ndp_sk(sk)->lock)
 {
 	struct sk_buff *skb = *pskb;
 	const struct ndphdr *nh = ndp_hdr(skb);
@@ -825,7 +831,7 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 	unsigned int len = skb->len + skb_network_header_len(skb);
 	enum skb_drop_reason reason = NDP_SKB_CONSUMED;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	if (nsk->dead)
 		return NDP_DROP_SOCKET_CLOSE;
 	if (corrupt) {
@@ -892,7 +898,6 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 
 /* After packets were processed on @sk: what they may have unblocked. */
 static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
-	__must_hold(&ndp_sk(sk)->lock)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
@@ -910,21 +915,82 @@ static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
 		ndp_try_finish(sk, xmitq);
 }
 
-/* Process @skb on connection @sk (see ndp_rcv_conn_one()). */
+/*
+ * Process @skb on connection @sk (see ndp_rcv_conn_one()), socket lock
+ * held: by softirq, or by the user running the backlog.  Consumes @skb.
+ */
+static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
+				bool corrupt, bool opened,
+				struct sk_buff_head *xmitq)
+{
+	enum skb_drop_reason reason;
+
+	reason = ndp_rcv_conn_one(sk, &skb, corrupt, opened, xmitq, NULL);
+	ndp_rcv_conn_done(sk, xmitq);
+	ndp_skb_free(sk, skb, reason);
+}
+
+/**
+ * ndp_add_backlog() - leave a packet to the user owning a socket
+ * @sk: the socket, its spinlock held (softirq), owned by a user.
+ * @skb: the packet, its struct ndp_backlog_cb filled in.
+ *
+ * At most the socket's receive plus send buffer and NDP_BACKLOG_SLACK
+ * wait, as in tcp_add_backlog().
+ *
+ * Return: false if @skb was not queued (counted in BacklogDrop; the
+ * caller frees it), else true.
+ */
+bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
+{
+	u64 limit = (u64)READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf) +
+		    NDP_BACKLOG_SLACK;
+
+	BUILD_BUG_ON(NDP_BACKLOG_CB_OFF + sizeof(struct ndp_backlog_cb) >
+		     sizeof_field(struct sk_buff, cb));
+	if (unlikely(sk_add_backlog(sk, skb, min_t(u64, limit, UINT_MAX)))) {
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_BACKLOGDROP);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Queue packet @skb of connection @sk to its backlog (see
+ * ndp_add_backlog()); returns why it is to be freed, or 0 (queued).
+ */
+static enum skb_drop_reason ndp_backlog_conn(struct sock *sk,
+					     struct sk_buff *skb,
+					     bool corrupt, bool opened)
+{
+	struct ndp_backlog_cb *bcb = NDP_BACKLOG_CB(skb);
+
+	memset(bcb, 0, sizeof(*bcb));
+	bcb->kind = NDP_BL_CONN;
+	bcb->corrupt = corrupt;
+	bcb->opened = opened;
+	if (ndp_add_backlog(sk, skb))
+		return SKB_NOT_DROPPED_YET;
+	return SKB_DROP_REASON_SOCKET_BACKLOG;
+}
+
+/* Process @skb on connection @sk, or leave it to the socket's owner. */
 static void ndp_rcv_conn(struct sock *sk, struct sk_buff *skb, bool corrupt,
 			 bool opened)
 {
-	struct ndp_sock *nsk = ndp_sk(sk);
-	enum skb_drop_reason reason;
+	enum skb_drop_reason reason = SKB_NOT_DROPPED_YET;
 	struct sk_buff_head xmitq;
 
 	__skb_queue_head_init(&xmitq);
-	spin_lock_bh(&nsk->lock);
-	reason = ndp_rcv_conn_one(sk, &skb, corrupt, opened, &xmitq, NULL);
-	ndp_rcv_conn_done(sk, &xmitq);
-	spin_unlock_bh(&nsk->lock);
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk))
+		ndp_rcv_conn_locked(sk, skb, corrupt, opened, &xmitq);
+	else
+		reason = ndp_backlog_conn(sk, skb, corrupt, opened);
+	bh_unlock_sock(sk);
+	if (reason)
+		ndp_skb_free(sk, skb, reason);
 	ndp_xmit_queue(sk, &xmitq);
-	ndp_skb_free(sk, skb, reason);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -953,7 +1019,10 @@ static void ndp_child_memcg(struct sock *sk, const struct sock *lsk)
  * packet carried a valid cookie or token, else 0).  Returns the child
  * with a reference, or NULL (packet refused: the caller drops it, after a
  * challenge if *@challenge; the sender tries again).  *@created is false
- * when another packet of the window created the connection first.
+ * when another packet of the window created the connection first; if
+ * true, the caller wakes the listener (sk_data_ready) once it has dropped
+ * its spinlock.  The listener is locked: its spinlock held (softirq) or
+ * owned by its user running its backlog.
  */
 static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 				     const struct ndp_flow *fl, u16 proof,
@@ -968,7 +1037,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 
 	*created = false;
 	*challenge = false;
-	spin_lock_bh(&lnsk->lock);
+	ndp_sock_assert_locked(lsk);
 	/* Another packet of the same window may have won the race. */
 	sk = ndp_conn_lookup(sock_net(lsk), fl);
 	if (sk)
@@ -1070,12 +1139,95 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	*created = true;
 	if (nh->syn_off)
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LATESYNOPENS);
-	spin_unlock_bh(&lnsk->lock);
-	lsk->sk_data_ready(lsk);
-	return sk;
 out:
-	spin_unlock_bh(&lnsk->lock);
 	return sk;
+}
+
+/*
+ * The listener's part of a first-window packet after ndp_passive_open()
+ * returned @sk (NULL: refused, after a challenge if @challenge).
+ * Returns why @skb is to be freed if @sk is NULL.
+ */
+static enum skb_drop_reason ndp_listen_done(struct sock *lsk,
+					    struct sock *sk,
+					    struct sk_buff *skb,
+					    const struct ndp_flow *fl,
+					    bool created, bool challenge)
+{
+	if (created)
+		lsk->sk_data_ready(lsk);
+	if (sk || !challenge)
+		return SKB_DROP_REASON_SOCKET_BACKLOG;	/* pressure, memory */
+	ndp_admit_challenge(sock_net(lsk), skb, fl);
+	return NDP_SKB_CONSUMED;
+}
+
+/*
+ * A first-window packet that waited in the backlog of listener @lsk
+ * (ndp_rcv()); its owner runs it.  Consumes @skb.
+ */
+static void ndp_listen_backlog_rcv(struct sock *lsk, struct sk_buff *skb)
+{
+	struct ndp_backlog_cb *bcb = NDP_BACKLOG_CB(skb);
+	bool corrupt = bcb->corrupt, created, challenge;
+	enum skb_drop_reason reason;
+	u16 proof = bcb->proof;
+	struct ndp_flow fl;
+	struct sock *sk;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		ndp_flow_rcv_v4(&fl, ip_hdr(skb), ndp_hdr(skb));
+	else
+		ndp_flow_rcv_v6(&fl, ipv6_hdr(skb), ndp_hdr(skb));
+	sk = ndp_passive_open(lsk, skb, &fl, proof, &created, &challenge);
+	reason = ndp_listen_done(lsk, sk, skb, &fl, created, challenge);
+	if (!sk) {
+		ndp_skb_free(NULL, skb, reason);
+		return;
+	}
+	ndp_rcv_conn(sk, skb, corrupt, created);
+	sock_put(sk);
+}
+
+/**
+ * ndp_backlog_rcv() - proto.backlog_rcv: a packet that waited in the
+ * backlog of @sk while a user owned it
+ * @sk: the socket; its user owns it and is releasing it (release_sock()).
+ * @skb: the packet (struct ndp_backlog_cb says what it is).
+ *
+ * Runs with BH disabled and under rcu_read_lock(), as the receive softirq
+ * runs it (ip_local_deliver_finish() holds RCU), so that the receive path
+ * sees one kind of context: the demux tables and routes are read under
+ * RCU.
+ *
+ * Return: 0; @skb is always consumed.
+ */
+int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct ndp_backlog_cb *bcb = NDP_BACKLOG_CB(skb);
+	struct sk_buff_head xmitq;
+
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_BACKLOGRCV);
+	local_bh_disable();
+	rcu_read_lock();
+	switch (bcb->kind) {
+	case NDP_BL_LISTEN:
+		ndp_listen_backlog_rcv(sk, skb);
+		break;
+	case NDP_BL_ICMP4:
+	case NDP_BL_ICMP6:
+		ndp_err_backlog(sk, skb);
+		break;
+	default:
+		__skb_queue_head_init(&xmitq);
+		ndp_rcv_conn_locked(sk, skb, bcb->corrupt, bcb->opened,
+				    &xmitq);
+		ndp_xmit_queue(sk, &xmitq);
+		break;
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1159,7 +1311,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 	struct ndphdr *nh = ndp_hdr(skb);
 	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	u16 flags = ntohs(nh->flags);
-	bool corrupt = false, opened;
+	bool corrupt = false, opened = false;
 	struct sock *sk, *lsk;
 
 	trace_ndp_recv_pkt(&fl->raddr, &fl->laddr, nh, skb->len);
@@ -1238,16 +1390,32 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 			reason = ndp_sk_accepts(lsk, skb);
 			if (!reason)
 				proof = ndp_rcv_proof(net, fl, nh, flags);
-			if (!reason) {
-				sk = ndp_passive_open(lsk, skb, fl, proof,
-						      &opened, &challenge);
-				/* NULL: pressure, backlog or memory */
-				reason = SKB_DROP_REASON_SOCKET_BACKLOG;
-				if (!sk && challenge) {
-					ndp_admit_challenge(net, skb, fl);
-					reason = NDP_SKB_CONSUMED;
-				}
+			if (reason)
+				goto put_listener;
+			/* Nested: sk_clone_lock() locks the child inside. */
+			bh_lock_sock_nested(lsk);
+			if (sock_owned_by_user(lsk)) {
+				struct ndp_backlog_cb *bcb = NDP_BACKLOG_CB(skb);
+
+				memset(bcb, 0, sizeof(*bcb));
+				bcb->kind = NDP_BL_LISTEN;
+				bcb->proof = proof;
+				bcb->corrupt = corrupt;
+				reason = ndp_add_backlog(lsk, skb) ?
+					SKB_NOT_DROPPED_YET :
+					SKB_DROP_REASON_SOCKET_BACKLOG;
+				bh_unlock_sock(lsk);
+				sock_put(lsk);
+				if (!reason)
+					return 0;
+				goto drop;
 			}
+			sk = ndp_passive_open(lsk, skb, fl, proof, &opened,
+					      &challenge);
+			bh_unlock_sock(lsk);
+			reason = ndp_listen_done(lsk, sk, skb, fl, opened,
+						 challenge);
+put_listener:
 			sock_put(lsk);
 			if (sk)
 				goto found_open;
@@ -1287,9 +1455,11 @@ drop:
  * GRO (offload.c) chains only consecutive DATA of one connection, each
  * packet's checksums verified, so the connection is looked up once, its
  * lock taken once and the batch answered by one ACK per run (struct
- * ndp_ack_batch).  Each packet still passes the socket's filter and
- * policy.  Without the connection (closed meanwhile) each packet goes the
- * way of any packet.  Consumes everything.
+ * ndp_ack_batch); if a user owns the socket, each packet waits in its
+ * backlog instead (one ACK each when the user runs it).  Each packet
+ * still passes the socket's filter and policy.  Without the connection
+ * (closed meanwhile) each packet goes the way of any packet.  Consumes
+ * everything.
  */
 int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
 		 struct ndp_flow *fl)
@@ -1299,8 +1469,8 @@ int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
 	struct sk_buff *seg, *next;
 	struct sk_buff_head xmitq;
 	enum skb_drop_reason reason;
-	struct ndp_sock *nsk;
 	struct sock *sk;
+	bool owned;
 	u32 n = 1;
 
 	skb->next = list;
@@ -1321,24 +1491,29 @@ int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
 		return 0;
 	}
 
-	nsk = ndp_sk(sk);
 	__skb_queue_head_init(&xmitq);
-	spin_lock_bh(&nsk->lock);
+	bh_lock_sock(sk);
+	owned = sock_owned_by_user(sk);
 	skb_list_walk_safe(skb, seg, next) {
 		skb_mark_not_on_list(seg);
 		trace_ndp_recv_pkt(&fl->raddr, &fl->laddr, ndp_hdr(seg),
 				   seg->len);
 		reason = ndp_sk_accepts(sk, seg);
-		if (!reason)
+		if (!reason && owned)
+			reason = ndp_backlog_conn(sk, seg, false, false);
+		else if (!reason)
 			reason = ndp_rcv_conn_one(sk, &seg, false, false,
 						  &xmitq, &ab);
-		ndp_skb_free(sk, seg, reason);
+		if (!owned || reason)
+			ndp_skb_free(sk, seg, reason);
 	}
-	ndp_ack_flush(sk, &ab, &xmitq);
-	if (ab.ready)
-		sk->sk_data_ready(sk);
-	ndp_rcv_conn_done(sk, &xmitq);
-	spin_unlock_bh(&nsk->lock);
+	if (!owned) {
+		ndp_ack_flush(sk, &ab, &xmitq);
+		if (ab.ready)
+			sk->sk_data_ready(sk);
+		ndp_rcv_conn_done(sk, &xmitq);
+	}
+	bh_unlock_sock(sk);
 	ndp_xmit_queue(sk, &xmitq);
 	sock_put(sk);
 	return 0;

@@ -220,6 +220,19 @@ enum ndp_mib_field {
 	 * namespace; Added - Removed is the number of queues now
 	 */
 	NDP_MIB_PULLQREMOVED,
+	/* BacklogRcv: packets (and ICMP errors) that waited in a socket's
+	 * backlog while a user owned the socket, processed when it released
+	 * it
+	 */
+	NDP_MIB_BACKLOGRCV,
+	/* BacklogDrop: packets dropped because the backlog of a socket a
+	 * user owned was full (receive plus send buffer)
+	 */
+	NDP_MIB_BACKLOGDROP,
+	/* DeferredWork: RTO expiries and PULLs left to the user owning the
+	 * socket, done when it released it
+	 */
+	NDP_MIB_DEFERRED,
 	NDP_MIB_MAX
 };
 

@@ -33,8 +33,9 @@
  * window may have been trimmed or returned) and would have to drop data
  * without SYN that it cannot place.
  *
- * All functions taking an xmitq run under ndp_sock.lock and only queue
- * packets; ndp_xmit_queue() hands them to IP after the lock is dropped.
+ * All functions taking an xmitq run under the socket lock and only queue
+ * packets; ndp_xmit_queue() hands them to IP after softirq dropped the
+ * lock's spinlock, or from the user owning the socket.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -964,7 +965,7 @@ static bool ndp_recut_build(struct sk_buff *start, struct sk_buff *end,
 	}
 }
 
-/* Under ndp_sock.lock; see "Re-cutting" above. */
+/* Under the socket lock; see "Re-cutting" above. */
 void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -975,7 +976,7 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 	long old_ts = 0, new_ts = 0, extra;
 	bool cut = true;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	for (start = from; start; start = skb_rb_next(start))
 		if (start->len > mss)
 			break;

@@ -175,6 +175,68 @@ static void ndp_v6_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
 	ip6_update_pmtu(skb, net, htonl(mtu), 0, 0, sock_net_uid(net, NULL));
 }
 
+/*
+ * ICMP error @skb (skb->data at the quoted IP header of @family) about
+ * DATA @psn of connection @sk, socket lock held: believed or not
+ * (ndp_rcv_icmp()); if believed, the route learns the MTU before the
+ * packet is resent.
+ */
+static bool ndp_err_locked(struct sock *sk, struct sk_buff *skb, int family,
+			   u32 psn, u32 mtu, int err,
+			   struct sk_buff_head *xmitq)
+{
+	if (!ndp_rcv_icmp(sk, psn, mtu, err, xmitq))
+		return false;
+	if (mtu) {
+		if (family == AF_INET)
+			ndp_v4_update_pmtu(skb, sock_net(sk), mtu);
+		else
+			ndp_v6_update_pmtu(skb, sock_net(sk), mtu);
+	}
+	return true;
+}
+
+/*
+ * An ICMP error for a socket its user owns waits in the backlog as a
+ * packet does: a clone (the error handler's caller frees @skb), with what
+ * ndp_err_backlog() needs.  Returns false if it could not be queued.
+ */
+static bool ndp_err_to_backlog(struct sock *sk, struct sk_buff *skb,
+			       int family, u32 psn, u32 mtu, int err)
+{
+	struct ndp_backlog_cb *bcb;
+	struct sk_buff *clone;
+
+	clone = skb_clone(skb, GFP_ATOMIC);
+	if (!clone)
+		return false;
+	bcb = NDP_BACKLOG_CB(clone);
+	memset(bcb, 0, sizeof(*bcb));
+	bcb->kind = family == AF_INET ? NDP_BL_ICMP4 : NDP_BL_ICMP6;
+	bcb->psn = psn;
+	bcb->mtu = mtu;
+	bcb->err = err;
+	if (ndp_add_backlog(sk, clone))
+		return true;
+	kfree_skb(clone);
+	return false;
+}
+
+/* An ICMP error that waited in the backlog (ndp_backlog_rcv()). */
+void ndp_err_backlog(struct sock *sk, struct sk_buff *skb)
+{
+	struct ndp_backlog_cb *bcb = NDP_BACKLOG_CB(skb);
+	int family = bcb->kind == NDP_BL_ICMP4 ? AF_INET : AF_INET6;
+	struct sk_buff_head xmitq;
+
+	__skb_queue_head_init(&xmitq);
+	if (!ndp_err_locked(sk, skb, family, bcb->psn, bcb->mtu, bcb->err,
+			    &xmitq))
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_ICMPIGNORED);
+	ndp_xmit_queue(sk, &xmitq);
+	consume_skb(skb);
+}
+
 /**
  * ndp_err() - an ICMP error quoting a packet of ours
  * @skb: the ICMP error, skb->data at the quoted IP header.
@@ -188,13 +250,13 @@ static void ndp_v6_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
  * (ndp_rcv_icmp()); only then may the route's path MTU be lowered, so
  * that an off-path host that cannot see the connection's nonce and psns
  * cannot shrink it.  Native (ndp_v4_err(), ndp_v6_err()) and carried in
- * UDP (encap.c).
+ * UDP (encap.c).  Softirq; for a socket its user owns, the error waits in
+ * the socket's backlog.
  */
 void ndp_err(struct sk_buff *skb, struct net *net, struct ndp_flow *fl,
 	     const struct ndphdr *q, u32 mtu, int err)
 {
 	struct sk_buff_head xmitq;
-	struct ndp_sock *nsk;
 	struct sock *sk;
 	bool ok = false;
 
@@ -208,18 +270,15 @@ void ndp_err(struct sk_buff *skb, struct net *net, struct ndp_flow *fl,
 		sk = ndp_conn_lookup_any(net, fl);
 	if (!sk)
 		goto ignore;
-	nsk = ndp_sk(sk);
 	__skb_queue_head_init(&xmitq);
-	spin_lock_bh(&nsk->lock);
-	ok = ndp_rcv_icmp(sk, ntohl(q->psn), mtu, err, &xmitq);
-	spin_unlock_bh(&nsk->lock);
-	/* Believed: the route learns the MTU before the packet is resent. */
-	if (ok && mtu) {
-		if (fl->family == AF_INET)
-			ndp_v4_update_pmtu(skb, net, mtu);
-		else
-			ndp_v6_update_pmtu(skb, net, mtu);
-	}
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk))
+		ok = ndp_err_locked(sk, skb, fl->family, ntohl(q->psn), mtu,
+				    err, &xmitq);
+	else
+		ok = ndp_err_to_backlog(sk, skb, fl->family, ntohl(q->psn),
+					mtu, err);
+	bh_unlock_sock(sk);
 	ndp_xmit_queue(sk, &xmitq);
 	sock_put(sk);
 	if (ok)

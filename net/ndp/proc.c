@@ -109,6 +109,9 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_PULLSDEVGONE] = "PullsDevGone",
 	[NDP_MIB_PULLQADDED] = "PullQueuesAdded",
 	[NDP_MIB_PULLQREMOVED] = "PullQueuesRemoved",
+	[NDP_MIB_BACKLOGRCV] = "BacklogRcv",
+	[NDP_MIB_BACKLOGDROP] = "BacklogDrop",
+	[NDP_MIB_DEFERRED] = "DeferredWork",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)
@@ -134,8 +137,9 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *h, *o;
+	bool slow;
 
-	spin_lock_bh(&nsk->lock);
+	slow = lock_sock_fast(sk);
 	h = skb_rb_first(&nsk->sndq);
 	o = skb_rb_first(&nsk->ooo);
 	seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
@@ -153,7 +157,7 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 		   sk->sk_wmem_queued, nsk->pull_pending,
 		   nsk->pq_blocked, nsk->pq_linked,
 		   nsk->hole_nacked, nsk->retries, nsk->rto_us);
-	spin_unlock_bh(&nsk->lock);
+	unlock_sock_fast(sk, slow);
 }
 
 #define NDP_SOCKS_BATCH	32

@@ -20,21 +20,26 @@
  *               stateless challenges, tokens and the opener's token cache
  *   ctrl.c      net.ndp.* knobs;  proc.c  /proc/net/ndp_stat
  *
- * Locking, outermost first:
- *   lock_sock()          process context only: serialises syscalls.
- *   ndp_sock.lock        (_bh) all protocol state of one connection or
- *                        listener; taken from process context, softirq
- *                        (receive) and timers.  Never held while a packet
- *                        is handed to IP: packets are collected in a
- *                        local queue and sent after unlocking.
- *   listener lock, then child lock (passive open only).
+ * Locking, outermost first (ndp-transport.rst, "Locking"):
+ *   the socket lock      the kernel's, as TCP's: all protocol state of one
+ *                        connection or listener.  Process context owns
+ *                        it (lock_sock()); softirq (receive) and timers
+ *                        hold its spinlock (bh_lock_sock()) and, when a
+ *                        user owns the socket, leave packets in its
+ *                        backlog (ndp_backlog_rcv()) and work in
+ *                        ndp_sock.deferred (ndp_release_cb()).  Packets
+ *                        are handed to IP after the spinlock is dropped,
+ *                        or by the owner.  Asserted by
+ *                        ndp_sock_assert_locked().
+ *   listener, then child (passive open: sk_clone_lock() under the
+ *                        listener's spinlock, taken nested).
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
  *   ndp_net.pullqs       (xa_lock, _bh) the pull queue table (pull.c).
  *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
  *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
- *                        (output.c), innermost; taken without
- *                        ndp_sock.lock when packets are handed to IP.
+ *                        (output.c), innermost; taken without the
+ *                        socket lock when packets are handed to IP.
  *   ndp_net.dasr_lock    (_bh) DASR table inserts and removals, flow
  *                        counts (dasr.c), innermost; lookups under RCU.
  *   ndp_net.peer_lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
@@ -401,7 +406,6 @@ struct ndp_dst_slot {
 /**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
- * @lock: protects protocol state, see the locking rules at the top.
  * @bind_node: in &ndp_net.bind_hash while @bound.
  * @conn_node: in &ndp_net.conn_ht while @hashed.
  * @conn_any_node: in &ndp_net.conn_any_ht while @any_hashed.
@@ -425,7 +429,7 @@ struct ndp_dst_slot {
  *	peer tries again.
  * @born: jiffies the connection was created (embryonic timeout).
  * @unproven: listener: children on @accept_q created by unproven first
- *	windows (admit.c), under @lock.
+ *	windows (admit.c), under the socket lock.
  * @admit_unproven: child: counted in its listener's @unproven and in
  *	&ndp_net.embryonic while on the accept queue.
  * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
@@ -436,7 +440,7 @@ struct ndp_dst_slot {
  * @token_ok: ... and had @token for the peer's address.
  * @nonce: connection nonce (0 until connected).
  * @flow: addresses, ports and nonce of the connection (set once connected;
- *	immutable afterwards, so readable without @lock).
+ *	immutable afterwards, so readable without the socket lock).
  * @mss: payload bytes per packet.
  * @dst_cookie: IPv6 route cookie of the plain route in sk_dst_cache.
  * @dst_lock: protects @dst_slots.
@@ -520,7 +524,7 @@ struct ndp_dst_slot {
  * @rcv_tsize: truesize of the last data packet accepted (memory estimate
  *	for the next one).
  * @ifindex: device the peer's data arrives on (picks the pull queue).
- * @pq: pull queue, set on first use, changed under ndp_sock.lock and
+ * @pq: pull queue, set on first use, changed under the socket lock and
  *	the old queue's lock; RCU for lockless readers (pull.c).
  * @pq_node: in one of @pq's bands while it has pending pulls.
  * @pq_linked: on @pq_node.
@@ -549,12 +553,20 @@ struct ndp_dst_slot {
  *	flow; not retried before the window ends.
  * @dasr_peer_n: sender: the nsenders the peer advertised last.
  *
- * The st_* counters are written under @lock and read by NDP_INFO and
- * sock_diag (ndp_get_info()).
+ * @deferred: work a timer or the pull clock found the socket owned by a
+ *	user for (NDP_*_DEFERRED bits, each holding a socket reference),
+ *	done by ndp_release_cb() when the owner releases the socket.
+ * @pull_defer_ctr: the pull counter of the PULL deferred by
+ *	NDP_PULL_DEFERRED (the latest: pull counters are cumulative).
+ *
+ * Everything is under the socket lock (ndp_sock_assert_locked()) unless
+ * its line says otherwise.  The st_* counters are read by NDP_INFO and
+ * sock_diag (ndp_get_info()) under it too.
  */
 struct ndp_sock {
 	struct inet_sock	inet;
-	spinlock_t		lock;		/* protocol state */
+	unsigned long		deferred;	/* NDP_*_DEFERRED bits */
+	u32			pull_defer_ctr;
 	struct hlist_node	bind_node;
 	struct rhash_head	conn_node;
 	struct rhash_head	conn_any_node;
@@ -688,14 +700,56 @@ static inline struct ndp_sock *ndp_sk(const struct sock *sk)
 }
 
 /*
- * The connection state lock (ndp_sock.lock) is held: every function that
- * reads or writes a connection's send, receive or path state asserts it,
- * so that lockdep checks the contract its comment states.
+ * The socket lock is held, by either of its two kinds of owner: a user
+ * (lock_sock(), also while it runs the backlog and ndp_release_cb()) or
+ * softirq and timers (bh_lock_sock(), on a socket no user owns).  Every
+ * function that reads or writes a connection's send, receive or path
+ * state asserts it, so that lockdep checks the contract its comment
+ * states.
  */
 static inline void ndp_sock_assert_locked(const struct sock *sk)
 {
-	lockdep_assert_held(&ndp_sk(sk)->lock);
+	lockdep_assert(lockdep_sock_is_held(sk));
 }
+
+/*
+ * Work softirq or a timer leaves to the user owning the socket; each set
+ * bit holds a socket reference (ndp_release_cb() drops it).
+ */
+enum {
+	NDP_RTO_DEFERRED,	/* the RTO timer expired (timer.c) */
+	NDP_PULL_DEFERRED,	/* a PULL is to be sent (pull.c) */
+	NDP_ABORT_DEFERRED,	/* reset an unaccepted child (sock.c) */
+};
+
+/*
+ * What a packet waiting in a socket's backlog needs besides itself,
+ * behind struct ndp_skb_cb in skb->cb (input.c).
+ */
+struct ndp_backlog_cb {
+	u32	psn;		/* ICMP: the quoted psn */
+	u32	mtu;		/* ICMP: the path MTU reported, or 0 */
+	int	err;		/* ICMP: the error reported, or 0 */
+	u16	proof;		/* listener: ndp_rcv_proof() */
+	u8	kind;		/* NDP_BL_* */
+	u8	corrupt:1,	/* DATA with a bad payload checksum */
+		opened:1;	/* the packet that created the connection */
+};
+
+enum {
+	NDP_BL_CONN,		/* a packet of the connection */
+	NDP_BL_LISTEN,		/* a first-window packet for a listener */
+	NDP_BL_ICMP4,		/* an ICMP error quoting our packet (a clone) */
+	NDP_BL_ICMP6,
+};
+
+#define NDP_BACKLOG_CB_OFF	ALIGN(sizeof(struct ndp_skb_cb), 8)
+/* Backlog room beyond the socket's buffers (tcp_add_backlog()'s 64 KB). */
+#define NDP_BACKLOG_SLACK	(64 * 1024)
+/* A system call lets the backlog in every so many packets it queues. */
+#define NDP_FLUSH_PKTS		16
+#define NDP_BACKLOG_CB(skb) \
+	((struct ndp_backlog_cb *)&((skb)->cb[NDP_BACKLOG_CB_OFF]))
 
 /* Serial number arithmetic on psns and pull counters. */
 static inline bool ndp_before(u32 a, u32 b)
@@ -877,6 +931,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_set_error(struct sock *sk, int err, struct sk_buff_head *xmitq);
 void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_abort_child(struct sock *sk);
+void ndp_release_cb(struct sock *sk);
 void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets);
 int ndp_diag_destroy_sk(struct sock *sk, int err);
@@ -923,6 +978,9 @@ void ndp_v6_icmp(struct sk_buff *skb, u8 type, u8 code, unsigned int off,
 
 /* input.c */
 int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
+int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb);
+void ndp_err_backlog(struct sock *sk, struct sk_buff *skb);
+bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb);
 int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
 		 struct ndp_flow *fl);
 bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
@@ -990,6 +1048,7 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 void ndp_pull_trim(struct sock *sk, u32 keep);
 void ndp_pull_detach(struct sock *sk);
 void ndp_pull_unblock(struct sock *sk);
+void ndp_pull_deferred(struct sock *sk, struct sk_buff_head *xmitq);
 bool ndp_rcv_has_room(const struct sock *sk);
 
 /* dasr.c */
@@ -1037,6 +1096,7 @@ void ndp_admit_challenge(struct net *net, const struct sk_buff *skb,
 void ndp_timer_init(struct sock *sk);
 void ndp_rto_arm(struct sock *sk);
 void ndp_rto_stop(struct sock *sk);
+void ndp_rto_deferred(struct sock *sk, struct sk_buff_head *xmitq);
 void ndp_embryonic_arm(struct sock *lsk, unsigned long born);
 
 /* timewait.c */

@@ -59,9 +59,12 @@
  *
  * Dead sockets: the clock picks a socket under pq->lock and sends its PULL
  * after dropping it; ndp_done() may run in between.  The PULL is built
- * under ndp_sock.lock, where ndp_done() sets nsk->dead, and withheld for a
- * dead socket; pulls owed at teardown are forgotten.  Both count in
- * PullsDeadSock.
+ * under the socket lock (bh_lock_sock()), under which ndp_done() sets
+ * nsk->dead, and withheld for a dead socket; pulls owed at teardown are
+ * forgotten.  Both count in PullsDeadSock.  A socket its user owns gets
+ * the PULL deferred (NDP_PULL_DEFERRED, the latest counter kept in
+ * nsk->pull_defer_ctr): it leaves from ndp_release_cb() when the user
+ * releases the socket, dead or not checked again there (DeferredWork).
  *
  * Lifetime.  Queues are found by ifindex in the namespace's xarray, not by
  * a walk over every device the namespace ever had (a module cannot hang
@@ -80,11 +83,11 @@
  * (ndp_pull_rcv_dev()).
  *
  * Why a reference count and RCU, not a re-lookup by ifindex on each use:
- * nsk->pq is used on every data packet, and by recvmsg() and rtt.c without
- * ndp_sock.lock.  So the table holds one reference while the device is
+ * nsk->pq is used on every data packet, and by the pull clock and rtt.c
+ * without the socket lock.  So the table holds one reference while the device is
  * registered, and each socket whose pq points at the queue holds one
  * until it is torn down (ndp_done()) or lets go of a dead queue; nsk->pq
- * is __rcu, changes under ndp_sock.lock and the old queue's lock, and the
+ * is __rcu, changes under the socket lock and the old queue's lock, and the
  * last reference frees the queue after a grace period (kfree_rcu()), so
  * a lockless reader under rcu_read_lock() never sees freed memory.  The
  * timer and the work are stopped before the table's reference goes, so
@@ -92,7 +95,9 @@
  * empty (devices go first); module unload unregisters the notifier first,
  * which replays NETDEV_UNREGISTER for every device.
  *
- * Locks: ndp_sock.lock, then pq->lock, then the table's xa_lock (_bh).
+ * Locks: the socket lock (owned by a user, or its spinlock held by
+ * softirq), then pq->lock, then the table's xa_lock (_bh).  The clock
+ * never holds pq->lock while it takes a socket's spinlock.
  * The per-socket pull fields (pull_pending, pull_bytes, pq_node,
  * pq_linked, pq_blocked writes) are under the lock of the socket's queue.
  */
@@ -261,34 +266,61 @@ static int ndp_pull_band(const struct sock *sk)
 }
 
 /*
- * Send one PULL carrying @ctr, for @n pulls taken from the clock; no lock
- * held on entry.  The socket may have been torn down since the clock
- * picked it (ndp_done() runs under ndp_sock.lock and only then detaches
- * it from the queue): the PULL is built under ndp_sock.lock, and not at
- * all for a dead socket, so that none is sent after ndp_done().
+ * Build the PULL carrying @ctr onto @xmitq, socket lock held; none for a
+ * dead socket (@n pulls withheld).
  */
-static void ndp_pull_send(struct sock *sk, u32 ctr, u32 n)
+static void ndp_pull_build(struct sock *sk, u32 ctr, u32 n,
+			   struct sk_buff_head *xmitq)
 {
-	struct ndp_sock *nsk = ndp_sk(sk);
-	struct sk_buff_head xmitq;
 	struct sk_buff *skb;
 
-	spin_lock(&nsk->lock);		/* softirq: the hrtimer's */
-	if (nsk->dead) {
-		spin_unlock(&nsk->lock);
+	ndp_sock_assert_locked(sk);
+	if (ndp_sk(sk)->dead) {
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_PULLSDEADSOCK, n);
 		return;
 	}
 	skb = ndp_ctrl_skb(sk, NDP_PKT_PULL, 0, 0);
-	spin_unlock(&nsk->lock);
 	if (!skb)
 		return;
 	ndp_hdr(skb)->pull = htonl(ctr);
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTPULLS);
 	trace_ndp_pull(sk, ctr, false);
+	__skb_queue_tail(xmitq, skb);
+}
+
+/*
+ * Send one PULL carrying @ctr, for @n pulls taken from the clock; no lock
+ * held on entry, softirq (the hrtimer's).  The socket may have been torn
+ * down since the clock picked it (ndp_done() runs under the socket lock
+ * and only then detaches it from the queue): the PULL is built under the
+ * socket lock, and not at all for a dead socket, so that none is sent
+ * after ndp_done().  A socket its user owns gets it when the user
+ * releases it (ndp_pull_deferred()).
+ */
+static void ndp_pull_send(struct sock *sk, u32 ctr, u32 n)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+
 	__skb_queue_head_init(&xmitq);
-	__skb_queue_tail(&xmitq, skb);
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		ndp_pull_build(sk, ctr, n, &xmitq);
+	} else {
+		nsk->pull_defer_ctr = ctr;
+		if (!test_and_set_bit(NDP_PULL_DEFERRED, &nsk->deferred)) {
+			sock_hold(sk);	/* ndp_release_cb() drops it */
+			NDP_INC_STATS(sock_net(sk), NDP_MIB_DEFERRED);
+		}
+	}
+	bh_unlock_sock(sk);
 	ndp_xmit_queue(sk, &xmitq);
+}
+
+/* NDP_PULL_DEFERRED: the user releasing @sk sends the PULL it held up. */
+void ndp_pull_deferred(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	ndp_pull_build(sk, ndp_sk(sk)->pull_defer_ctr, 1, xmitq);
 }
 
 /*
@@ -547,10 +579,11 @@ static void ndp_pullq_remove(struct ndp_pullq *pq)
 	ndp_pullq_put(pq);
 }
 
-/* The socket's queue; ndp_sock.lock held. */
+/* The socket's queue; socket lock held. */
 static struct ndp_pullq *ndp_sk_pq(struct ndp_sock *nsk)
 {
-	return rcu_dereference_protected(nsk->pq, lockdep_is_held(&nsk->lock));
+	return rcu_dereference_protected(nsk->pq,
+					 lockdep_sock_is_held((struct sock *)nsk));
 }
 
 /*
@@ -566,7 +599,7 @@ static void ndp_pull_leave(struct sock *sk, struct ndp_pullq *pq, int mib)
 	bool put = false;
 	u32 dropped;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	spin_lock_bh(&pq->lock);
 	dropped = nsk->pull_pending;
 	nsk->pull_pending = 0;
@@ -590,7 +623,7 @@ static void ndp_pull_leave(struct sock *sk, struct ndp_pullq *pq, int mib)
 /*
  * A data packet or trimmed header arrived on @ifindex: the device picks
  * the queue on first use, and again once the queue's device went away.
- * ndp_sock.lock held.
+ * Socket lock held.
  */
 void ndp_pull_rcv_dev(struct sock *sk, int ifindex)
 {
@@ -647,7 +680,7 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 	struct ndp_pullq *pq;
 	u64 now;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	if (nsk->dead)
 		return false;
 	pq = ndp_sk_pullq(sk);
@@ -719,7 +752,7 @@ void ndp_pull_trim(struct sock *sk, u32 keep)
 	struct ndp_pullq *pq;
 	bool put = false;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	pq = ndp_sk_pq(nsk);
 	if (!pq)
 		return;
@@ -752,7 +785,7 @@ void ndp_pull_detach(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_pullq *pq;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	pq = ndp_sk_pq(nsk);
 	if (pq)
 		ndp_pull_leave(sk, pq, NDP_MIB_PULLSDEADSOCK);
@@ -775,8 +808,8 @@ void ndp_pull_sk_destruct(struct sock *sk)
 
 /*
  * recvmsg() freed receive memory: resume held-back pulls.  Called under
- * lock_sock() but not ndp_sock.lock: @nsk->pq is read under RCU, and
- * checked again under the queue's lock, under which it changes.
+ * lock_sock(), so @nsk->pq does not change; it is still read under RCU
+ * and checked again under the queue's lock, as the pull clock reads it.
  */
 void ndp_pull_unblock(struct sock *sk)
 {

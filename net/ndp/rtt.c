@@ -166,7 +166,7 @@ void ndp_rtt_sample(struct sock *sk, u64 sent_ns)
 	u64 now = ktime_get_ns();
 	u32 m, err;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	if (now <= sent_ns)
 		m = 1;
 	else

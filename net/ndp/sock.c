@@ -34,9 +34,16 @@
  * socket(), to their memory cgroup.  Beyond the hard limit sendmsg()
  * waits and received data is refused (NACKed, pulled again later); beyond
  * the pressure limit out-of-order data is refused too (input.c).  Every
- * change of sk_forward_alloc happens under ndp_sock.lock (the receive
- * softirq charges under it; recvmsg() frees read packets and sendmsg()
- * reserves memory under it too): the counter is not atomic.
+ * change of sk_forward_alloc happens under the socket lock (the receive
+ * softirq charges holding its spinlock while no user owns the socket;
+ * recvmsg() frees read packets and sendmsg() reserves memory owning it):
+ * the counter is not atomic.
+ *
+ * Locking (ndp-transport.rst, "Locking"): system calls own the socket
+ * with lock_sock() and nothing else; while they do, softirq leaves
+ * packets in the socket's backlog (input.c) and timers and the pull
+ * clock leave their work in ndp_sock.deferred, which ndp_release_cb()
+ * does when release_sock() runs.
  *
  * Errors as TCP: ECONNREFUSED when the peer's first word is an RST (it
  * never acknowledged nor sent anything), ECONNRESET after, ETIMEDOUT when the RTO gives up;
@@ -87,7 +94,6 @@ void ndp_sock_init_state(struct sock *sk)
 
 	memset((char *)nsk + sizeof(struct inet_sock), 0,
 	       sizeof(struct ndp_sock) - sizeof(struct inet_sock));
-	spin_lock_init(&nsk->lock);
 	spin_lock_init(&nsk->dst_lock);
 	INIT_HLIST_NODE(&nsk->bind_node);
 	INIT_LIST_HEAD(&nsk->conn_list_node);
@@ -217,39 +223,15 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 	ndp_rto_ensure(sk);
 }
 
+/* Send what we may; the user owns the socket (sendmsg()). */
 static void ndp_push_locked(struct sock *sk)
 {
-	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff_head xmitq;
 
 	__skb_queue_head_init(&xmitq);
-	spin_lock_bh(&nsk->lock);
-	if (!nsk->dead)
+	if (!ndp_sk(sk)->dead)
 		ndp_push(sk, &xmitq);
-	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
-}
-
-/* sk_wmem_schedule() under ndp_sock.lock (see the top of this file). */
-static bool ndp_wmem_schedule(struct sock *sk, int size)
-{
-	struct ndp_sock *nsk = ndp_sk(sk);
-	bool ok;
-
-	spin_lock_bh(&nsk->lock);
-	ok = sk_wmem_schedule(sk, size);
-	spin_unlock_bh(&nsk->lock);
-	return ok;
-}
-
-/* Free a packet the application has read: its uncharge needs the lock. */
-static void ndp_consume_rcv(struct sock *sk, struct sk_buff *skb)
-{
-	struct ndp_sock *nsk = ndp_sk(sk);
-
-	spin_lock_bh(&nsk->lock);
-	consume_skb(skb);
-	spin_unlock_bh(&nsk->lock);
 }
 
 static struct sk_buff *ndp_fin_alloc(struct sock *sk)
@@ -260,7 +242,7 @@ static struct sk_buff *ndp_fin_alloc(struct sock *sk)
 		skb_reserve(skb, NDP_HEADROOM);
 		memset(skb->cb, 0, sizeof(skb->cb));
 		/* A FIN is never refused: charged even beyond the limit. */
-		ndp_wmem_schedule(sk, skb->truesize);
+		sk_wmem_schedule(sk, skb->truesize);
 	}
 	return skb;
 }
@@ -330,13 +312,12 @@ static int ndp_init_sock(struct sock *sk)
 /* Only reached through sk_common_release() when socket creation fails. */
 static void ndp_destroy_sock(struct sock *sk)
 {
-	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff_head xmitq;
 
 	__skb_queue_head_init(&xmitq);
-	spin_lock_bh(&nsk->lock);
+	lock_sock(sk);
 	ndp_done(sk, &xmitq);
-	spin_unlock_bh(&nsk->lock);
+	release_sock(sk);
 	__skb_queue_purge(&xmitq);
 }
 
@@ -348,20 +329,65 @@ static int ndp_hash(struct sock *sk)
 /*
  * Unaccepted child of a closing listener, or one that nobody accepted in
  * time (timer.c): reset it.  The caller unlinked it from the accept queue
- * and passes the queue's reference.
+ * and passes the queue's reference; it holds no socket spinlock (process
+ * context or softirq).  A user may own the child (sock_diag): then the
+ * reset is deferred to its release (NDP_ABORT_DEFERRED, which takes over
+ * the reference).
  */
 void ndp_abort_child(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff_head xmitq;
+	bool put = true;
 
 	__skb_queue_head_init(&xmitq);
 	sock_orphan(sk);
-	spin_lock_bh(&nsk->lock);
-	ndp_abort(sk, &xmitq);
-	spin_unlock_bh(&nsk->lock);
+	local_bh_disable();
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		ndp_abort(sk, &xmitq);
+	} else if (!test_and_set_bit(NDP_ABORT_DEFERRED, &nsk->deferred)) {
+		put = false;
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_DEFERRED);
+	}
+	bh_unlock_sock(sk);
+	local_bh_enable();
 	ndp_xmit_queue(sk, &xmitq);
-	sock_put(sk);	/* the accept queue's reference */
+	if (put)
+		sock_put(sk);	/* the accept queue's reference */
+}
+
+/**
+ * ndp_release_cb() - proto.release_cb: the work deferred while a user
+ * owned @sk
+ * @sk: the socket; release_sock() holds its spinlock, the user still owns
+ *	it and holds a reference.
+ *
+ * An RTO expiry, a PULL or the reset of an unaccepted child found the
+ * socket owned (NDP_*_DEFERRED in ndp_sock.deferred, each bit with a
+ * socket reference); they are done here, as tcp_release_cb() does TCP's.
+ */
+void ndp_release_cb(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct sk_buff_head xmitq;
+
+	if (!READ_ONCE(nsk->deferred))
+		return;
+	__skb_queue_head_init(&xmitq);
+	if (test_and_clear_bit(NDP_ABORT_DEFERRED, &nsk->deferred)) {
+		ndp_abort(sk, &xmitq);
+		__sock_put(sk);		/* the accept queue's reference */
+	}
+	if (test_and_clear_bit(NDP_RTO_DEFERRED, &nsk->deferred)) {
+		ndp_rto_deferred(sk, &xmitq);
+		__sock_put(sk);
+	}
+	if (test_and_clear_bit(NDP_PULL_DEFERRED, &nsk->deferred)) {
+		ndp_pull_deferred(sk, &xmitq);
+		__sock_put(sk);
+	}
+	ndp_xmit_queue(sk, &xmitq);
 }
 
 static void ndp_unlisten(struct sock *sk)
@@ -371,13 +397,11 @@ static void ndp_unlisten(struct sock *sk)
 	LIST_HEAD(children);
 
 	ndp_listen_stop(sk);
-	spin_lock_bh(&nsk->lock);
 	inet_sk_set_state(sk, TCP_CLOSE);
 	list_for_each_entry(child, &nsk->accept_q, accept_q)
 		ndp_admit_dequeued(sk, child);
 	list_splice_init(&nsk->accept_q, &children);
 	WRITE_ONCE(sk->sk_ack_backlog, 0);
-	spin_unlock_bh(&nsk->lock);
 	list_for_each_entry_safe(child, tmp, &children, accept_q) {
 		list_del_init(&child->accept_q);
 		child->parent = NULL;
@@ -403,7 +427,6 @@ static void ndp_close(struct sock *sk, long timeout)
 	if (!abort && !nsk->fin_queued && nsk->nonce && !nsk->dead)
 		fin = ndp_fin_alloc(sk);
 
-	spin_lock_bh(&nsk->lock);
 	if (!nsk->nonce)
 		ndp_done(sk, &xmitq);
 	else if (abort || (!fin && !nsk->fin_queued))
@@ -411,7 +434,6 @@ static void ndp_close(struct sock *sk, long timeout)
 	else if (fin)
 		ndp_queue_fin(sk, fin, &xmitq);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
-	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
 
 	if (timeout && !nsk->dead) {
@@ -426,7 +448,6 @@ static void ndp_close(struct sock *sk, long timeout)
 	}
 orphan:
 	sock_orphan(sk);
-	spin_lock_bh(&nsk->lock);
 	if (sk->sk_state != TCP_ESTABLISHED)
 		ndp_done(sk, &xmitq);
 	else
@@ -443,7 +464,6 @@ orphan:
 			nsk->orphan = true;
 		}
 	}
-	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
 	ndp_unbind(sk);
 	release_sock(sk);
@@ -460,7 +480,7 @@ static int ndp_setsockopt(struct sock *sk, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
-/* Bytes waiting to be read; lock_sock() held (recvmsg moves offsets). */
+/* Bytes waiting to be read; socket lock held (recvmsg moves offsets). */
 static u32 ndp_rcvq_bytes(struct sock *sk)
 {
 	struct sk_buff_head *q = &sk->sk_receive_queue;
@@ -482,7 +502,7 @@ static u32 ndp_sndq_bytes(struct ndp_sock *nsk, bool unsent_only)
 	struct sk_buff *skb;
 	u64 bytes = 0;
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked((struct sock *)nsk);
 	skb = unsent_only ? nsk->send_head : skb_rb_first(&nsk->sndq);
 	for (; skb; skb = skb_rb_next(skb))
 		if (!NDP_SKB_CB(skb)->acked)
@@ -499,6 +519,7 @@ static u32 ndp_sndq_bytes(struct ndp_sock *nsk, bool unsent_only)
 void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	bool slow;
 
 	BUILD_BUG_ON(sizeof(struct ndp_info) != 176);
 	BUILD_BUG_ON(offsetof(struct ndp_info, ndpi_push_window) != 144);
@@ -508,23 +529,19 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 
 	memset(info, 0, sizeof(*info));
 	info->ndpi_version = NDP_INFO_VERSION;
-	/* lock_sock(), not lock_sock_fast(): the spinlock of the latter
-	 * must not be held while ndp_sock.lock is taken (passive open
-	 * takes them the other way round, in sk_clone_lock()).
-	 */
-	lock_sock(sk);
+	/* A snapshot: the spinlock alone unless a user owns the socket. */
+	slow = lock_sock_fast(sk);
 	info->ndpi_state = sk->sk_state;
 	if (sk->sk_state == TCP_LISTEN) {
 		/* As TCP: the accept queue and its limit. */
 		info->ndpi_rcvq_bytes = READ_ONCE(sk->sk_ack_backlog);
 		info->ndpi_sndq_bytes = READ_ONCE(sk->sk_max_ack_backlog);
-		release_sock(sk);
+		unlock_sock_fast(sk, slow);
 		return;
 	}
 	info->ndpi_rcvq_bytes = ndp_rcvq_bytes(sk);
 	info->ndpi_bytes_received = nsk->bytes_read;
 
-	spin_lock_bh(&nsk->lock);
 	info->ndpi_flags = (nsk->passive ? NDP_INFO_F_PASSIVE : 0) |
 			   (nsk->addr_ok ? NDP_INFO_F_ADDR_OK : 0) |
 			   (nsk->peer_synced ? NDP_INFO_F_PEER_SYNCED : 0) |
@@ -575,8 +592,7 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_push_window = nsk->push_window;
 	info->ndpi_peer_nsenders = nsk->dasr_peer_n;
 	info->ndpi_nsenders = ndp_dasr_nsenders(sock_net(sk));
-	spin_unlock_bh(&nsk->lock);
-	release_sock(sk);
+	unlock_sock_fast(sk, slow);
 }
 EXPORT_SYMBOL_GPL(ndp_get_info);
 
@@ -624,22 +640,23 @@ static int ndp_getsockopt(struct sock *sk, int level, int optname,
 int ndp_ioctl(struct sock *sk, int cmd, int *karg)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	bool slow;
 
 	switch (cmd) {
 	case SIOCINQ:
 		if (inet_sk_state_load(sk) == TCP_LISTEN)
 			return -EINVAL;
-		lock_sock(sk);
+		slow = lock_sock_fast(sk);
 		*karg = ndp_rcvq_bytes(sk);
-		release_sock(sk);
+		unlock_sock_fast(sk, slow);
 		return 0;
 	case SIOCOUTQ:
 	case SIOCOUTQNSD:
 		if (inet_sk_state_load(sk) == TCP_LISTEN)
 			return -EINVAL;
-		spin_lock_bh(&nsk->lock);
+		slow = lock_sock_fast(sk);
 		*karg = ndp_sndq_bytes(nsk, cmd == SIOCOUTQNSD);
-		spin_unlock_bh(&nsk->lock);
+		unlock_sock_fast(sk, slow);
 		return 0;
 	}
 	return -ENOIOCTLCMD;
@@ -663,14 +680,12 @@ int ndp_diag_destroy_sk(struct sock *sk, int err)
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
-	spin_lock_bh(&nsk->lock);
 	if (!nsk->dead && nsk->nonce) {
 		WRITE_ONCE(sk->sk_err, err);
 		ndp_abort(sk, &xmitq);
 		if (!sock_flag(sk, SOCK_DEAD))
 			sk_error_report(sk);
 	}
-	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
 out:
 	release_sock(sk);
@@ -687,6 +702,8 @@ struct proto ndp_prot = {
 	.getsockopt	= ndp_getsockopt,
 	.ioctl		= ndp_compat_ioctl,
 	.diag_destroy	= ndp_diag_destroy_sk,
+	.backlog_rcv	= ndp_backlog_rcv,
+	.release_cb	= ndp_release_cb,
 	.hash		= ndp_hash,
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
@@ -709,6 +726,8 @@ struct proto ndpv6_prot = {
 	.getsockopt	= ndp_getsockopt,
 	.ioctl		= ndp_compat_ioctl,
 	.diag_destroy	= ndp_diag_destroy_sk,
+	.backlog_rcv	= ndp_backlog_rcv,
+	.release_cb	= ndp_release_cb,
 	.hash		= ndp_hash,
 	.unhash		= ndp_unbind,
 	.get_port	= ndp_get_port,
@@ -848,7 +867,6 @@ int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 		nonce = get_random_u32();
 	} while (!nonce);
 
-	spin_lock_bh(&nsk->lock);
 	nsk->nonce = nonce;
 	nsk->addr_ok = true;	/* we chose the peer's address */
 	nsk->user_seen = true;
@@ -857,7 +875,6 @@ int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 	nsk->ifindex = ifindex;
 	nsk->syn_window = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
 	ndp_rtt_init(sk);
-	spin_unlock_bh(&nsk->lock);
 	err = ndp_conn_hash(sk);
 	if (err) {
 		/* The same 4-tuple and nonce exist (or no memory). */
@@ -868,9 +885,7 @@ int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 		goto out;
 	}
 	ndp_conn_hash_any(sk);
-	spin_lock_bh(&nsk->lock);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
-	spin_unlock_bh(&nsk->lock);
 	sock->state = SS_CONNECTED;
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_ACTIVEOPENS);
 out:
@@ -926,7 +941,6 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 			err = -EINVAL;
 			break;
 		}
-		spin_lock_bh(&nsk->lock);
 		child = list_first_entry_or_null(&nsk->accept_q,
 						 struct ndp_sock, accept_q);
 		if (child) {
@@ -936,7 +950,6 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 			child->parent = NULL;
 			WRITE_ONCE(child->user_seen, true);
 		}
-		spin_unlock_bh(&nsk->lock);
 		if (child)
 			break;
 		if (!timeo) {
@@ -972,6 +985,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct sk_buff_head xmitq;
 	bool queued = false;
 	size_t copied = 0;
+	u32 pkts = 0;
 	long timeo;
 	int err = 0;
 
@@ -1008,7 +1022,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			goto out_err;
 		}
 		skb_reserve(skb, NDP_HEADROOM);
-		if (!ndp_wmem_schedule(sk, skb->truesize + size)) {
+		if (!sk_wmem_schedule(sk, skb->truesize + size)) {
 			/* Beyond net.ndp.mem: wait as for a full buffer. */
 			kfree_skb(skb);
 			goto wait_memory;
@@ -1025,16 +1039,24 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			goto out_err;
 		}
 
-		spin_lock_bh(&nsk->lock);
 		if (nsk->dead) {
-			spin_unlock_bh(&nsk->lock);
 			kfree_skb(skb);
 			continue;	/* reports the error above */
 		}
 		ndp_queue_skb(sk, skb, 0, false, &xmitq);
-		spin_unlock_bh(&nsk->lock);
 		queued = true;
 		copied += size;
+		/*
+		 * A long send holds the socket: every NDP_FLUSH_PKTS packets
+		 * the ACKs and PULLs that waited in the backlog meanwhile are
+		 * processed (as tcp_sendmsg_locked() does), so that they
+		 * neither overflow it nor wait for the end of the call.
+		 */
+		if (!(++pkts % NDP_FLUSH_PKTS) && sk_flush_backlog(sk) &&
+		    queued) {
+			ndp_push_locked(sk);
+			queued = false;
+		}
 		continue;
 
 wait_memory:
@@ -1126,8 +1148,15 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			cb->offset += chunk;
 			if (cb->offset >= skb->len) {
 				skb_unlink(skb, &sk->sk_receive_queue);
-				ndp_consume_rcv(sk, skb);
+				consume_skb(skb);	/* uncharged: we own sk */
 				freed = true;
+				/*
+				 * Data that arrived while we copied waits in
+				 * the backlog: let it in now, into the room
+				 * just freed, rather than at release_sock()
+				 * (a long read would overflow the backlog).
+				 */
+				sk_flush_backlog(sk);
 			}
 			continue;
 		}
@@ -1201,11 +1230,9 @@ static int ndp_shutdown(struct socket *sock, int how)
 			goto out;
 		}
 	}
-	spin_lock_bh(&nsk->lock);
 	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
 	if (fin)
 		ndp_queue_fin(sk, fin, &xmitq);
-	spin_unlock_bh(&nsk->lock);
 	ndp_xmit_queue(sk, &xmitq);
 	sk->sk_state_change(sk);
 out:

@@ -82,7 +82,7 @@ void ndp_embryonic_arm(struct sock *lsk, unsigned long born)
 	unsigned long tmo = ndp_embryonic_timeout(lsk);
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
-	lockdep_assert_held(&lnsk->lock);
+	ndp_sock_assert_locked(lsk);
 	if (tmo && !lnsk->dead && !timer_pending(&lnsk->rto_timer))
 		sk_reset_timer(lsk, &lnsk->rto_timer, born + tmo);
 }
@@ -97,7 +97,7 @@ static void ndp_embryonic_expire(struct sock *lsk, struct list_head *expired)
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 	struct ndp_sock *child, *tmp;
 
-	lockdep_assert_held(&lnsk->lock);
+	ndp_sock_assert_locked(lsk);
 	if (!tmo)
 		return;
 	list_for_each_entry_safe(child, tmp, &lnsk->accept_q, accept_q) {
@@ -114,29 +114,26 @@ static void ndp_embryonic_expire(struct sock *lsk, struct list_head *expired)
 	}
 }
 
-static void ndp_rto_fire(struct timer_list *t)
+/*
+ * The RTO of connection @sk expired; socket lock held, by softirq or by
+ * the user releasing it (ndp_rto_deferred(): @late_ok false, the backlog
+ * was just processed).  Packets to send go to @xmitq.
+ */
+static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
+			 bool late_ok)
 {
-	struct ndp_sock *nsk = timer_container_of(nsk, t, rto_timer);
-	struct sock *sk = (struct sock *)nsk;
+	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
-	struct ndp_sock *child, *tmp;
 	unsigned long rto;
 	u64 oldest, rto_ns, now;
-	struct sk_buff_head xmitq;
-	LIST_HEAD(expired);
 	int n;
 
-	__skb_queue_head_init(&xmitq);
-	spin_lock_bh(&nsk->lock);
-	if (sk->sk_state == TCP_LISTEN && !nsk->dead) {
-		if (!timer_pending(&nsk->rto_timer))
-			ndp_embryonic_expire(sk, &expired);
-		goto out;
-	}
-	if (nsk->dead || RB_EMPTY_ROOT(&nsk->sndq))
-		goto out;
+	ndp_sock_assert_locked(sk);
+	if (sk->sk_state == TCP_LISTEN || nsk->dead ||
+	    RB_EMPTY_ROOT(&nsk->sndq))
+		return;
 	if (timer_pending(&nsk->rto_timer))
-		goto out;	/* re-armed meanwhile */
+		return;	/* re-armed meanwhile */
 	rto = max(usecs_to_jiffies(nsk->rto_us), 1UL);
 	rto_ns = (u64)jiffies_to_usecs(rto) * NSEC_PER_USEC;
 	now = ktime_get_ns();
@@ -146,7 +143,7 @@ static void ndp_rto_fire(struct timer_list *t)
 			nsk->rto_late = false;
 			sk_reset_timer(sk, &nsk->rto_timer, jiffies +
 				       nsecs_to_jiffies(oldest + rto_ns - now) + 1);
-			goto out;
+			return;
 		}
 	} else {
 		/* Everything was reported on: the peer owes us pulls. */
@@ -159,7 +156,7 @@ static void ndp_rto_fire(struct timer_list *t)
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOWAITPULL);
 			nsk->rto_late = false;
 			sk_reset_timer(sk, &nsk->rto_timer, nsk->heard + wait);
-			goto out;
+			return;
 		}
 	}
 	/*
@@ -168,19 +165,20 @@ static void ndp_rto_fire(struct timer_list *t)
 	 * ACKs may be waiting in the receive queues, which run after the
 	 * timers.  They get one tick before anything is presumed lost.
 	 */
-	if (!nsk->rto_late &&
-	    time_after_eq(jiffies, t->expires + NDP_RTO_LATE_TICKS)) {
+	if (late_ok && !nsk->rto_late &&
+	    time_after_eq(jiffies,
+			  nsk->rto_timer.expires + NDP_RTO_LATE_TICKS)) {
 		nsk->rto_late = true;
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOLATE);
 		sk_reset_timer(sk, &nsk->rto_timer, jiffies + 1);
-		goto out;
+		return;
 	}
 	nsk->rto_late = false;
 	if (++nsk->retries > NDP_RTO_RETRIES) {
 		/* An ICMP error said why, as TCP reports it (input.c). */
 		ndp_set_error(sk, READ_ONCE(sk->sk_err_soft) ? : ETIMEDOUT,
-			      &xmitq);
-		goto out;
+			      xmitq);
+		return;
 	}
 	if (nsk->orphan &&
 	    (++nsk->orphan_rtos > READ_ONCE(nn->orphan_retries) ||
@@ -192,12 +190,12 @@ static void ndp_rto_fire(struct timer_list *t)
 		 * tcp_orphan_retries() does.
 		 */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_ORPHANTIMEOUTS);
-		ndp_abort(sk, &xmitq);
-		goto out;
+		ndp_abort(sk, xmitq);
+		return;
 	}
 	trace_ndp_rto(sk, nsk->snd_una, nsk->retries, ndp_rto_backed_off_us(sk),
 		      nsk->srtt_us8 >> 3, nsk->rttvar_us4 >> 2, nsk->backoff);
-	n = ndp_resend_unacked(sk, &xmitq, 1, now - rto_ns);
+	n = ndp_resend_unacked(sk, xmitq, 1, now - rto_ns);
 	if (n) {
 		/* A packet presumed lost: a retransmission timeout proper. */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
@@ -215,19 +213,60 @@ static void ndp_rto_fire(struct timer_list *t)
 		 */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOPROBES);
 		nsk->credit = 1;
-		ndp_send_credit(sk, &xmitq);
+		ndp_send_credit(sk, xmitq);
 	}
 	if ((u64)nsk->rto_us << nsk->backoff < READ_ONCE(nn->rto_max_us))
 		nsk->backoff++;
 	ndp_rto_arm(sk);
+}
+
+/*
+ * The timer of a connection (the RTO) or of a listener (the embryonic
+ * timeout).  A user owning the socket gets the RTO's work, done when it
+ * releases the socket (ndp_release_cb(), as TCP's deferred timers); a
+ * listener's timeout is not urgent: it is tried again a little later, as
+ * TCP's keepalive timer does.
+ */
+static void ndp_rto_fire(struct timer_list *t)
+{
+	struct ndp_sock *nsk = timer_container_of(nsk, t, rto_timer);
+	struct sock *sk = (struct sock *)nsk;
+	struct ndp_sock *child, *tmp;
+	struct sk_buff_head xmitq;
+	LIST_HEAD(expired);
+
+	__skb_queue_head_init(&xmitq);
+	bh_lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		if (nsk->dead || timer_pending(&nsk->rto_timer))
+			goto out;
+		if (sock_owned_by_user(sk))
+			sk_reset_timer(sk, &nsk->rto_timer,
+				       jiffies + max(HZ / 20, 1));
+		else
+			ndp_embryonic_expire(sk, &expired);
+		goto out;
+	}
+	if (!sock_owned_by_user(sk)) {
+		ndp_rto_work(sk, &xmitq, true);
+	} else if (!test_and_set_bit(NDP_RTO_DEFERRED, &nsk->deferred)) {
+		sock_hold(sk);	/* ndp_release_cb() drops it */
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_DEFERRED);
+	}
 out:
-	spin_unlock_bh(&nsk->lock);
+	bh_unlock_sock(sk);
 	ndp_xmit_queue(sk, &xmitq);
 	list_for_each_entry_safe(child, tmp, &expired, accept_q) {
 		list_del_init(&child->accept_q);
 		ndp_abort_child((struct sock *)child);
 	}
 	sock_put(sk);
+}
+
+/* NDP_RTO_DEFERRED: the user releasing @sk runs the expiry it held up. */
+void ndp_rto_deferred(struct sock *sk, struct sk_buff_head *xmitq)
+{
+	ndp_rto_work(sk, xmitq, false);
 }
 
 void ndp_timer_init(struct sock *sk)
@@ -244,7 +283,7 @@ void ndp_rto_arm(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	lockdep_assert_held(&nsk->lock);
+	ndp_sock_assert_locked(sk);
 	if (nsk->dead)
 		return;
 	nsk->rto_late = false;
