@@ -107,8 +107,8 @@ __be16 ndp_encap_sport_random(void)
  * entropy port.  IPv4's DF follows the socket as ip_queue_xmit() would
  * (ip_dont_fragment()) unless the packet may be fragmented; the IP id
  * comes from the kernel's generator, as for every UDP tunnel.  The IPv6
- * flow label is the path's, else the automatic one by the namespace's
- * default (net.ipv6.auto_flowlabels).  The tunnel sockets (below) only
+ * flow label is the path's, else the automatic one as ip6_xmit() would
+ * make it (IPV6_AUTOFLOWLABEL, net.ipv6.auto_flowlabels).  The tunnel sockets (below) only
  * receive: the packet leaves as the NDP socket's, as native NDP does, so
  * cgroup egress programs and the socket's path MTU rules apply alike.
  */
@@ -144,10 +144,14 @@ void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 		fl6.flowi6_proto = IPPROTO_UDP;
 		fl6.saddr = fl->laddr;
 		fl6.daddr = fl->raddr;
-		fl6.fl6_sport = sport;
-		fl6.fl6_dport = dport;
+		/* The automatic label hashes the connection, as before
+		 * NDP went into UDP: entropy is the UDP source port's job.
+		 */
+		fl6.fl6_sport = fl->lport;
+		fl6.fl6_dport = fl->rport;
 		label = ip6_make_flowlabel(net, skb, fl->flowlabel,
-					   ip6_default_np_autolabel(net), &fl6);
+					   ndp_ip6_autoflowlabel(net, sk),
+					   &fl6);
 		hop = ip6_sk_dst_hoplimit(inet6_sk(sk), &fl6, dst);
 		ndp_udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl6.saddr,
 					 &fl6.daddr, tos, hop, label, sport,
