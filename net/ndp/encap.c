@@ -87,8 +87,7 @@ __be16 ndp_encap_sport_random(void)
 }
 
 /**
- * ndp_encap_xmit() - send an NDP packet in UDP through the kernel's tunnel
- * output
+ * ndp_encap_xmit() - send an NDP packet in UDP, by the kernel's tunnel output
  * @sk: the packet's socket, or the namespace's control socket for a
  *	reply without one (output.c): its TTL or hop limit, its IP_MTU_DISCOVER
  *	and the socket netfilter and cgroup egress programs see.
@@ -108,9 +107,19 @@ __be16 ndp_encap_sport_random(void)
  * (ip_dont_fragment()) unless the packet may be fragmented; the IP id
  * comes from the kernel's generator, as for every UDP tunnel.  The IPv6
  * flow label is the path's, else the automatic one as ip6_xmit() would
- * make it (IPV6_AUTOFLOWLABEL, net.ipv6.auto_flowlabels).  The tunnel sockets (below) only
- * receive: the packet leaves as the NDP socket's, as native NDP does, so
- * cgroup egress programs and the socket's path MTU rules apply alike.
+ * make it (IPV6_AUTOFLOWLABEL, net.ipv6.auto_flowlabels).
+ *
+ * The socket handed to the tunnel output is @sk, not the namespace's
+ * tunnel socket, as SCTP over UDP passes its own (sctp_v4_xmit(),
+ * sctp_v6_xmit()), with bottom halves off as there: the tunnel sockets
+ * (below) only receive.  So an encapsulated packet leaves as the NDP
+ * socket's, like a native one: the same cgroup egress programs (they run
+ * only when the output's socket is the packet's owner) and the same path
+ * MTU rule (ip_skb_dst_mtu() asks the output's socket; the IPv4 tunnel
+ * socket's IP_PMTUDISC_OMIT would fragment at the device MTU instead),
+ * and no reference to a tunnel socket that a change of udp_port may
+ * release meanwhile (7.3's udp_tunnel_sock_release() no longer waits for
+ * an RCU grace period).
  */
 void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 		    struct dst_entry *dst, struct sk_buff *skb, __be16 dport,
@@ -120,7 +129,7 @@ void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 
 	/* iptunnel_xmit() counts into a tunnel device's stats if set. */
 	skb->dev = NULL;
-	/* The tunnel output counts its recursion per CPU. */
+	/* The tunnel output counts its recursion per CPU (this_cpu ops). */
 	local_bh_disable();
 	if (fl->family == AF_INET) {
 		int ttl = READ_ONCE(inet_sk(sk)->uc_ttl);
