@@ -410,8 +410,9 @@ static inline int ndp_inet_diag_bc_sk(const struct inet_diag_dump_data *d,
  * Sending through a UDP tunnel (encap.c): udp_tunnel_xmit_skb() and
  * udp_tunnel6_xmit_skb() gained a last argument, the IPCB/IP6CB flags of
  * the outer packet, in 6.17 (7.3 has it, 6.12 does not; no macro came
- * with it to probe; out-of-tree ovpn backports test the same release).  NDP sets no such flag.  udp_tunnel6_xmit_skb()
- * returned an int (always 0) on 6.1, void since; NDP ignores it.
+ * with it to probe; out-of-tree ovpn backports test the same release).
+ * NDP sets no such flag.  udp_tunnel6_xmit_skb() returned an int (always
+ * 0) on 6.1, void since; NDP ignores it.
  */
 #if KERNEL_VERSION(6, 17, 0) <= LINUX_VERSION_CODE
 #define ndp_udp_tunnel_xmit_skb(rt, sk, skb, src, dst, tos, ttl, df,	\
