@@ -935,16 +935,21 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
  * @sk: the socket, its spinlock held (softirq), owned by a user.
  * @skb: the packet, its struct ndp_backlog_cb filled in.
  *
- * At most the socket's receive plus send buffer and NDP_BACKLOG_SLACK
- * wait, as in tcp_add_backlog().
+ * The bound counts the receive queue too (sk_rcvqueues_full()), so it
+ * starts from what ndp_rcv_data() lets that queue hold, twice the receive
+ * buffer for in-order data: with tcp_add_backlog()'s receive buffer
+ * alone, a reader copying out a full queue had every packet that arrived
+ * meanwhile dropped, and a lossless path saw real retransmission
+ * timeouts.  Beyond it, the send buffer and NDP_BACKLOG_SLACK for the
+ * ACKs, PULLs and data that arrive during one system call.
  *
  * Return: false if @skb was not queued (counted in BacklogDrop; the
  * caller frees it), else true.
  */
 bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
 {
-	u64 limit = (u64)READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf) +
-		    NDP_BACKLOG_SLACK;
+	u64 limit = 2 * (u64)READ_ONCE(sk->sk_rcvbuf) +
+		    READ_ONCE(sk->sk_sndbuf) + NDP_BACKLOG_SLACK;
 
 	BUILD_BUG_ON(NDP_BACKLOG_CB_OFF + sizeof(struct ndp_backlog_cb) >
 		     sizeof_field(struct sk_buff, cb));

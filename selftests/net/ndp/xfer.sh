@@ -6,7 +6,8 @@
 # 64 MB transfer per family.  Every byte is checked by the receiver and
 # each direction's SHA-256 must match at both ends.  Packets that arrive
 # while the application holds the socket lock (in sendmsg or recvmsg) wait
-# in the socket's backlog: BacklogRcv must move, with every byte intact.
+# in the socket's backlog: BacklogRcv must move, with every byte intact,
+# and none may be dropped there (BacklogDrop stays 0 on this lossless pair).
 #
 #   NDP_TEST_PROTO=tcp   same checks over TCP
 #   NDP_XFER_SIZES="1 1K"  sizes of the matrix (default below)
@@ -22,7 +23,7 @@ ndp_lib_require_cmd sha256sum python3
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
 nsizes=$(echo $sizes | wc -w)
-ndp_lib_plan $((2 * 3 * nsizes + (${#big} ? 2 : 0) + 4 + 1 + 3 + 1))
+ndp_lib_plan $((2 * 3 * nsizes + (${#big} ? 2 : 0) + 4 + 1 + 3 + 2))
 
 before=$(xfer_stats "$ns_a" "$ns_b")
 for fam in 4 6; do
@@ -97,8 +98,18 @@ if xfer_is_ndp; then
 		ndp_lib_fail "ndp: packets processed from the socket backlog" \
 			"BacklogRcv did not move"
 	fi
+	# A lossless pair: holding the socket must not cost packets (the
+	# backlog's bound leaves room for a full receive queue, and long
+	# system calls let the backlog in as they go).
+	if [ "$bl_drop" -eq 0 ]; then
+		ndp_lib_pass "ndp: no packet dropped at the socket backlog"
+	else
+		ndp_lib_fail "ndp: no packet dropped at the socket backlog" \
+			"BacklogDrop moved by $bl_drop"
+	fi
 else
 	ndp_lib_skip "ndp: packets processed from the socket backlog" "counters are NDP-only"
+	ndp_lib_skip "ndp: no packet dropped at the socket backlog" "counters are NDP-only"
 fi
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done
