@@ -407,6 +407,59 @@ static inline int ndp_inet_diag_bc_sk(const struct inet_diag_dump_data *d,
 #endif
 
 /*
+ * Sending through a UDP tunnel (encap.c): udp_tunnel_xmit_skb() and
+ * udp_tunnel6_xmit_skb() gained a last argument, the IPCB/IP6CB flags of
+ * the outer packet, in 6.17 (7.3 has it, 6.12 does not; no macro came
+ * with it to probe; out-of-tree ovpn backports test the same release).
+ * NDP sets no such flag.  udp_tunnel6_xmit_skb() returned an int (always
+ * 0) on 6.1, void since; NDP ignores it.
+ */
+#if KERNEL_VERSION(6, 17, 0) <= LINUX_VERSION_CODE
+#define ndp_udp_tunnel_xmit_skb(rt, sk, skb, src, dst, tos, ttl, df,	\
+				sport, dport, xnet, nocheck)		\
+	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, tos, ttl, df,	\
+			    sport, dport, xnet, nocheck, 0)
+#define ndp_udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr, prio,\
+				 ttl, label, sport, dport, nocheck)	\
+	udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr, prio,	\
+			     ttl, label, sport, dport, nocheck, 0)
+#else
+#define ndp_udp_tunnel_xmit_skb(rt, sk, skb, src, dst, tos, ttl, df,	\
+				sport, dport, xnet, nocheck)		\
+	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, tos, ttl, df,	\
+			    sport, dport, xnet, nocheck)
+#define ndp_udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr, prio,\
+				 ttl, label, sport, dport, nocheck)	\
+	((void)udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr,	\
+				    prio, ttl, label, sport, dport,	\
+				    nocheck))
+#endif
+
+/*
+ * Whether IPv6 packets of @sk get an automatic flow label, as ip6_xmit()
+ * decides with ip6_autoflowlabel() (static there): the socket's
+ * IPV6_AUTOFLOWLABEL if it set one, else the namespace's default.  The
+ * flags moved from struct ipv6_pinfo bitfields to inet_flags bits in 6.7.
+ * For NDP in UDP (encap.c), whose output does not ask the socket.
+ */
+#include <net/ipv6.h>
+static inline bool ndp_ip6_autoflowlabel(struct net *net,
+					 const struct sock *sk)
+{
+#if KERNEL_VERSION(6, 7, 0) <= LINUX_VERSION_CODE
+	if (!inet6_test_bit(AUTOFLOWLABEL_SET, sk))
+		return ip6_default_np_autolabel(net);
+	return inet6_test_bit(AUTOFLOWLABEL, sk);
+#else
+	const struct ipv6_pinfo *np = inet6_sk(sk);
+
+	if (!np->autoflowlabel_set)
+		return ip6_default_np_autolabel(net);
+	return np->autoflowlabel;
+#endif
+}
+
+/*
  * Binding (hash.c).  TCP compares the owners of SO_REUSEPORT sockets by
  * sk_uid(), an accessor 7.3 has and 6.1 and 6.12 do not; it is
  * READ_ONCE(sk->sk_uid), a field every supported kernel sets at socket

@@ -45,6 +45,9 @@
  * Connections size their packets when they are created: change the port
  * before opening connections (a packet made for native NDP that no longer
  * fits with the UDP header is fragmented by IP, see ndp_xmit_dst()).
+ *
+ * Sending: ndp_encap_xmit(), through udp_tunnel_xmit_skb() and
+ * udp_tunnel6_xmit_skb(); no UDP or IP header is built here.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -83,21 +86,87 @@ __be16 ndp_encap_sport_random(void)
 		     get_random_u32_below(NDP_ENCAP_SPORT_SPAN));
 }
 
-/*
- * Put the UDP header in front of the NDP header at skb->data, towards
- * tunnel port @dport from entropy port @sport.  The caller has checked
- * the headroom (ndp_xmit_dst()).
+/**
+ * ndp_encap_xmit() - send an NDP packet in UDP, by the kernel's tunnel output
+ * @sk: the packet's socket, or the namespace's control socket for a
+ *	reply without one (output.c): its TTL or hop limit, its IP_MTU_DISCOVER
+ *	and the socket netfilter and cgroup egress programs see.
+ * @fl: addresses of the packet, those of its path.
+ * @dst: the route (a reference the packet takes over).
+ * @skb: NDP header at skb->data, its checksum set; mark and priority set,
+ *	IP's control block cleared, room in front for UDP, IP and link
+ *	headers (ndp_xmit_dst()); skb->ignore_df when it was sent before the
+ *	path MTU shrank and may be fragmented.
+ * @dport: the tunnel port, net.ndp.udp_port.
+ * @tos: TOS byte or traffic class (ndp_pkt_tos()).
+ *
+ * udp_tunnel_xmit_skb() and udp_tunnel6_xmit_skb() put the UDP and IP
+ * headers in front, the UDP checksum 0 (nocheck), and hand the packet to
+ * ip_local_out() / ip6_local_out().  The UDP source port is the path's
+ * entropy port.  IPv4's DF follows the socket as ip_queue_xmit() would
+ * (ip_dont_fragment()) unless the packet may be fragmented; the IP id
+ * comes from the kernel's generator, as for every UDP tunnel.  The IPv6
+ * flow label is the path's, else the automatic one as ip6_xmit() would
+ * make it (IPV6_AUTOFLOWLABEL, net.ipv6.auto_flowlabels).
+ *
+ * The socket handed to the tunnel output is @sk, not the namespace's
+ * tunnel socket, as SCTP over UDP passes its own (sctp_v4_xmit(),
+ * sctp_v6_xmit()), with bottom halves off as there: the tunnel sockets
+ * (below) only receive.  So an encapsulated packet leaves as the NDP
+ * socket's, like a native one: the same cgroup egress programs (they run
+ * only when the output's socket is the packet's owner) and the same path
+ * MTU rule (ip_skb_dst_mtu() asks the output's socket; the IPv4 tunnel
+ * socket's IP_PMTUDISC_OMIT would fragment at the device MTU instead),
+ * and no reference to a tunnel socket that a change of udp_port may
+ * release meanwhile (7.3's udp_tunnel_sock_release() no longer waits for
+ * an RCU grace period).
  */
-void ndp_encap_push(struct sk_buff *skb, __be16 sport, __be16 dport)
+void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
+		    struct dst_entry *dst, struct sk_buff *skb, __be16 dport,
+		    u8 tos)
 {
-	struct udphdr *uh;
+	__be16 sport = fl->encap_sport ?: ndp_encap_sport(fl);
 
-	uh = skb_push(skb, sizeof(*uh));
-	skb_reset_transport_header(skb);
-	uh->source = sport;
-	uh->dest = dport;
-	uh->len = htons(skb->len);
-	uh->check = 0;
+	/* iptunnel_xmit() counts into a tunnel device's stats if set. */
+	skb->dev = NULL;
+	/* The tunnel output counts its recursion per CPU (this_cpu ops). */
+	local_bh_disable();
+	if (fl->family == AF_INET) {
+		int ttl = READ_ONCE(inet_sk(sk)->uc_ttl);
+		__be16 df = 0;
+
+		if (ttl < 0)
+			ttl = ip4_dst_hoplimit(dst);
+		if (ip_dont_fragment(sk, dst) && !skb->ignore_df)
+			df = htons(IP_DF);
+		ndp_udp_tunnel_xmit_skb(container_of(dst, struct rtable, dst),
+					sk, skb, fl->laddr.s6_addr32[3],
+					fl->raddr.s6_addr32[3], tos, ttl, df,
+					sport, dport, false, true);
+	} else {
+		struct net *net = sock_net(sk);
+		struct flowi6 fl6;
+		__be32 label;
+		int hop;
+
+		memset(&fl6, 0, sizeof(fl6));
+		fl6.flowi6_proto = IPPROTO_UDP;
+		fl6.saddr = fl->laddr;
+		fl6.daddr = fl->raddr;
+		/* The automatic label hashes the connection, as before
+		 * NDP went into UDP: entropy is the UDP source port's job.
+		 */
+		fl6.fl6_sport = fl->lport;
+		fl6.fl6_dport = fl->rport;
+		label = ip6_make_flowlabel(net, skb, fl->flowlabel,
+					   ndp_ip6_autoflowlabel(net, sk),
+					   &fl6);
+		hop = ip6_sk_dst_hoplimit(inet6_sk(sk), &fl6, dst);
+		ndp_udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl6.saddr,
+					 &fl6.daddr, tos, hop, label, sport,
+					 dport, true);
+	}
+	local_bh_enable();
 }
 
 /*

@@ -42,6 +42,7 @@
 
 #include <linux/skbuff.h>
 #include <net/dst.h>
+#include <net/inet_common.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
@@ -313,30 +314,24 @@ static bool ndp_is_ctrl(const struct ndphdr *nh)
 	       (ntohs(nh->flags) & NDP_F_TRIMMED);
 }
 
-/* IPv6 packet of no socket (ndp_send_reply()), route already set. */
-static int ndp_xmit_v6_nosk(struct net *net, const struct ndp_flow *fl,
-			    u8 tclass, u8 proto, struct sk_buff *skb)
-{
-	struct ipv6hdr *ip6h;
-
-	skb_push(skb, sizeof(*ip6h));
-	skb_reset_network_header(skb);
-	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, tclass, 0);
-	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
-	ip6h->nexthdr = proto;
-	ip6h->hop_limit = ip6_dst_hoplimit(skb_dst(skb));
-	ip6h->saddr = fl->laddr;
-	ip6h->daddr = fl->raddr;
-	skb->protocol = htons(ETH_P_IPV6);
-	return ip6_local_out(net, NULL, skb);
-}
-
 /*
  * Hand one packet whose NDP header is at skb->data to IPv4 or IPv6 on
  * route @dst (a reference the packet takes over), in UDP to port @encap
- * if not 0 (encap.c; never a super-packet).  @sk may be NULL (a reply
- * without a socket).
+ * if not 0 (encap.c; never a super-packet).  @sk is the packet's socket,
+ * or for a reply without one the namespace's control socket
+ * (ndp_reply_xmit()).
+ *
+ * No IP or UDP header is built here.  Native IPv4 goes through
+ * __ip_queue_xmit() with the route already on the packet (its "packet
+ * routed" path, as sctp_v4_xmit()) and a flow carrying the packet's own
+ * addresses, those of its path; IPv6 through ip6_xmit(); NDP in UDP
+ * through the UDP tunnel output (ndp_encap_xmit()).  They take from @sk
+ * the TTL or hop limit (IP_TTL, IPV6_UNICAST_HOPS), DF (IP_MTU_DISCOVER)
+ * and the IP id (per socket, over a super-packet's gso_segs); the
+ * TOS byte is ndp_pkt_tos()'s.  __ip_queue_xmit() sets skb->mark and
+ * skb->priority from @sk (every supported kernel does): a path's fwmark
+ * chose the route (ndp_dst_steered()) but the IPv4 packet leaves with
+ * the socket's mark; ip6_xmit() and the tunnel output keep the path's.
  */
 static int ndp_xmit_dst(struct net *net, struct sock *sk,
 			const struct ndp_flow *fl, u32 mark,
@@ -344,8 +339,9 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 {
 	struct ndphdr *nh = ndp_hdr(skb);
 	bool ctrl = ndp_is_ctrl(nh);
-	u32 segs = 1, len = skb->len;
-	u8 proto = ndp_ipproto;
+	u32 len = skb->len;
+	struct flowi6 fl6;
+	u8 tos;
 
 	trace_ndp_send_pkt(&fl->laddr, &fl->raddr, nh, skb->len);
 	/*
@@ -354,88 +350,67 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	 * CHECKSUM_UNNECESSARY or _PARTIAL on the transmit path).
 	 */
 	if (skb_is_gso(skb)) {
-		segs = skb_shinfo(skb)->gso_segs;
 		len = NDP_HDR_LEN + skb_shinfo(skb)->gso_size;
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	} else {
 		skb->ip_summed = CHECKSUM_NONE;
 	}
 	skb->mark = mark;
-	if (sk)
-		skb->priority = READ_ONCE(sk->sk_priority);
-	skb_dst_set(skb, dst);
+	skb->priority = READ_ONCE(sk->sk_priority);
+	/* IP's control block, as TCP clears it before ip_queue_xmit(). */
+	memset(skb->cb, 0, max(sizeof(struct inet_skb_parm),
+			       sizeof(struct inet6_skb_parm)));
 	/* The NDP header checksum is that of native NDP (encap.c). */
-	if (fl->family == AF_INET)
+	if (fl->family == AF_INET) {
 		ndp_v4_hdr_csum_set(nh, fl->laddr.s6_addr32[3],
 				    fl->raddr.s6_addr32[3], ndp_ipproto);
-	else
+		len += sizeof(struct iphdr);
+		tos = READ_ONCE(inet_sk(sk)->tos);
+	} else {
 		ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
-	if (encap) {
-		if (skb_cow_head(skb, sizeof(struct udphdr) +
-				 sizeof(struct ipv6hdr) + LL_MAX_HEADER)) {
-			kfree_skb(skb);
-			return -ENOBUFS;
-		}
-		ndp_encap_push(skb, fl->encap_sport ?: ndp_encap_sport(fl),
-			       htons(encap));
-		proto = IPPROTO_UDP;
-		len = skb->len;
-		NDP_INC_STATS(net, NDP_MIB_ENCAPOUTPKTS);
+		len += sizeof(struct ipv6hdr);
+		tos = READ_ONCE(inet6_sk(sk)->tclass);
 	}
-	if (fl->family == AF_INET) {
-		__be32 saddr = fl->laddr.s6_addr32[3];
-		__be32 daddr = fl->raddr.s6_addr32[3];
-		struct iphdr *iph;
-		int ttl = -1;
-		u8 tos = 0;
-
-		if (sk) {
-			ttl = READ_ONCE(inet_sk(sk)->uc_ttl);
-			tos = READ_ONCE(inet_sk(sk)->tos);
-		}
-		skb_push(skb, sizeof(*iph));
-		skb_reset_network_header(skb);
-		iph = ip_hdr(skb);
-		iph->version = 4;
-		iph->ihl = 5;
-		iph->tos = ndp_pkt_tos(net, tos, ctrl);
-		iph->tot_len = htons(skb->len);
-		/*
-		 * DF: a smaller path MTU is learnt from ICMP.  A packet sent
-		 * before the path MTU shrank keeps its psn and size when
-		 * resent: IP fragments it (see ndp_recut_unsent()).
-		 */
-		if (len + sizeof(*iph) > dst_mtu(dst)) {
-			iph->frag_off = 0;
-			NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
-		} else {
-			iph->frag_off = htons(IP_DF);
-		}
-		iph->ttl = ttl < 0 ? ip4_dst_hoplimit(dst) : ttl;
-		iph->protocol = proto;
-		iph->saddr = saddr;
-		iph->daddr = daddr;
-		ip_select_ident_segs(net, skb, sk, segs);
-		skb->protocol = htons(ETH_P_IP);
-		return ip_local_out(net, sk, skb);
-	}
-	/* Sent before the path MTU shrank: IPv6 fragments it, as IPv4. */
-	if (len + sizeof(struct ipv6hdr) > dst_mtu(dst)) {
+	tos = ndp_pkt_tos(net, tos, ctrl);
+	if (encap)
+		len += sizeof(struct udphdr);
+	/*
+	 * DF, and IPv6 sending at all, need the packet to fit: a smaller
+	 * path MTU is learnt from ICMP.  A packet sent before the path MTU
+	 * shrank keeps its psn and size when resent: IP fragments it (see
+	 * ndp_recut_unsent()).  ignore_df clears DF in __ip_queue_xmit()
+	 * (ip_dont_fragment() is asked only without it) and in
+	 * ndp_encap_xmit(), and lets IPv6 fragment.
+	 */
+	if (len > dst_mtu(dst)) {
 		skb->ignore_df = 1;
 		NDP_INC_STATS(net, NDP_MIB_OUTFRAGMENTED);
 	}
-	if (sk) {
-		struct flowi6 fl6;
-
-		ndp_flowi6(&fl6, fl, mark, dst->dev->ifindex);
-		fl6.flowi6_proto = proto;	/* ip6_xmit()'s next header */
-		/* Hop limit from IPV6_UNICAST_HOPS (or the route). */
-		return ip6_xmit(sk, skb, &fl6, mark, NULL,
-				ndp_pkt_tos(net, READ_ONCE(inet6_sk(sk)->tclass),
-					    ctrl),
-				skb->priority);
+	if (encap) {
+		if (skb_cow_head(skb, sizeof(struct udphdr) +
+				 sizeof(struct ipv6hdr) + LL_MAX_HEADER)) {
+			dst_release(dst);
+			kfree_skb(skb);
+			return -ENOBUFS;
+		}
+		NDP_INC_STATS(net, NDP_MIB_ENCAPOUTPKTS);
+		ndp_encap_xmit(sk, fl, dst, skb, htons(encap), tos);
+		return 0;
 	}
-	return ndp_xmit_v6_nosk(net, fl, ndp_pkt_tos(net, 0, ctrl), proto, skb);
+	skb_dst_set(skb, dst);
+	if (fl->family == AF_INET) {
+		struct flowi flo = {};
+
+		/* The addresses of the packet's path (ip_copy_addrs()). */
+		flo.u.ip4.saddr = fl->laddr.s6_addr32[3];
+		flo.u.ip4.daddr = fl->raddr.s6_addr32[3];
+		/* Protocol byte: sk_protocol, ndp_ipproto (ndp_protosw,
+		 * and the control sockets).
+		 */
+		return __ip_queue_xmit(sk, skb, &flo, tos);
+	}
+	ndp_flowi6(&fl6, fl, mark, dst->dev->ifindex);
+	return ip6_xmit(sk, skb, &fl6, mark, NULL, tos, skb->priority);
 }
 
 /*
@@ -708,20 +683,68 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 	return skb;
 }
 
+/*
+ * Control sockets.  A reply that belongs to no socket (an RST, an ACK
+ * from time-wait, a CHALLENGE) leaves through the same IP output as a
+ * socket's packets, ip_queue_xmit() or ip6_xmit(), which want a socket:
+ * each namespace has one raw socket per family, as TCP's and SCTP's
+ * control sockets, unhashed so it receives nothing (inet_ctl_sock_create()),
+ * its protocol ndp_ipproto (the IPv4 header's protocol byte), DF always
+ * (IP_PMTUDISC_DO), TTL and hop limit the route's, no mark, priority 0,
+ * TOS 0 but for net.ndp.ctrl_dscp.  The output only reads it (no options,
+ * no destination, so no per-socket IP id), so every CPU shares it
+ * without a lock.
+ */
+int ndp_ctl_sk_init(struct net *net, struct ndp_net *nn)
+{
+	int err;
+
+	err = inet_ctl_sock_create(&nn->ctl_sk4, PF_INET, SOCK_RAW,
+				   ndp_ipproto, net);
+	if (err)
+		return err;
+	ip_sock_set_mtu_discover(nn->ctl_sk4, IP_PMTUDISC_DO);
+	if (!ipv6_mod_enabled())
+		return 0;
+	err = inet_ctl_sock_create(&nn->ctl_sk6, PF_INET6, SOCK_RAW,
+				   ndp_ipproto, net);
+	if (err) {
+		inet_ctl_sock_destroy(nn->ctl_sk4);
+		nn->ctl_sk4 = NULL;
+	}
+	return err;
+}
+
+void ndp_ctl_sk_exit(struct ndp_net *nn)
+{
+	if (nn->ctl_sk6)
+		inet_ctl_sock_destroy(nn->ctl_sk6);
+	if (nn->ctl_sk4)
+		inet_ctl_sock_destroy(nn->ctl_sk4);
+	nn->ctl_sk4 = NULL;
+	nn->ctl_sk6 = NULL;
+}
+
 /* Send @skb, a control packet of @fl that belongs to no socket. */
 static void ndp_reply_xmit(struct net *net, const struct ndp_flow *fl,
 			   struct sk_buff *skb)
 {
+	struct ndp_net *nn = ndp_pernet(net);
+	struct sock *ctl = fl->family == AF_INET ? nn->ctl_sk4 : nn->ctl_sk6;
 	struct dst_entry *dst;
 	u32 cookie;
 
+	if (unlikely(!ctl)) {	/* IPv6 disabled: no IPv6 flow to answer */
+		kfree_skb(skb);
+		return;
+	}
 	/* No socket to cache a route in: one lookup, as TCP's RST. */
 	dst = ndp_route(net, NULL, fl, 0, fl->ifindex, &cookie);
 	if (IS_ERR(dst)) {
 		kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 		return;
 	}
-	ndp_xmit_dst(net, NULL, fl, 0, dst, skb,
+	ndp_xmit_dst(net, ctl, fl, 0, dst, skb,
 		     READ_ONCE(ndp_pernet(net)->udp_port));
 }
 

@@ -492,8 +492,13 @@ static int __net_init ndp_net_init(struct net *net)
 	err = ndp_proc_net_init(net);
 	if (err)
 		goto err_ctrl;
+	err = ndp_ctl_sk_init(net, nn);
+	if (err)
+		goto err_proc;
 	return 0;
 
+err_proc:
+	ndp_proc_net_exit(net);
 err_ctrl:
 	ndp_ctrl_net_exit(net, nn);
 err_free_mib:
@@ -524,6 +529,8 @@ static void __net_exit ndp_net_exit(struct net *net)
 	ndp_hash_net_exit(nn);
 	ndp_peer_net_exit(nn);
 	ndp_admit_net_exit(nn);
+	/* After time-wait and the connections: nothing replies any more. */
+	ndp_ctl_sk_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
 	ndp_nl_net_exit(nn);

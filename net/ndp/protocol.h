@@ -274,6 +274,8 @@ struct ndp_net {
 	u32			udp_port;
 	struct socket		*encap_sock4;
 	struct socket		*encap_sock6;
+	struct sock		*ctl_sk4;	/* replies of no socket */
+	struct sock		*ctl_sk6;	/* (output.c) */
 	spinlock_t		peer_lock;	/* @peers */
 	struct ndp_peer_rtt	*peers;
 	u32			peer_salt;
@@ -943,7 +945,9 @@ void ndp_encap_net_init(struct ndp_net *nn);
 void ndp_encap_net_exit(struct ndp_net *nn);
 __be16 ndp_encap_sport(const struct ndp_flow *fl);
 __be16 ndp_encap_sport_random(void);
-void ndp_encap_push(struct sk_buff *skb, __be16 sport, __be16 dport);
+void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
+		    struct dst_entry *dst, struct sk_buff *skb, __be16 dport,
+		    u8 tos);
 #else
 static inline int ndp_encap_set_port(struct net *net, u32 port)
 {
@@ -963,8 +967,14 @@ static inline __be16 ndp_encap_sport_random(void)
 	return 0;
 }
 
-static inline void ndp_encap_push(struct sk_buff *skb, __be16 sport,
-				  __be16 dport) {}
+static inline void ndp_encap_xmit(struct sock *sk,
+				  const struct ndp_flow *fl,
+				  struct dst_entry *dst, struct sk_buff *skb,
+				  __be16 dport, u8 tos)
+{
+	dst_release(dst);
+	kfree_skb(skb);
+}
 #endif
 
 /* plumbing.c */
@@ -1003,6 +1013,8 @@ void ndp_xmit_queue(struct sock *sk, struct sk_buff_head *xmitq);
 struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn);
 void ndp_send_challenge(struct net *net, const struct ndp_flow *fl, u32 psn,
 			u32 cookie);
+int ndp_ctl_sk_init(struct net *net, struct ndp_net *nn);
+void ndp_ctl_sk_exit(struct ndp_net *nn);
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		    u32 psn, u32 cum);
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq);

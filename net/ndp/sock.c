@@ -473,6 +473,13 @@ orphan:
 static int ndp_setsockopt(struct sock *sk, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
+	/*
+	 * IP options would go into every IPv4 packet (__ip_queue_xmit())
+	 * without the mss making room for them: not offered, as before
+	 * the kernel built NDP's IPv4 header.
+	 */
+	if (level == SOL_IP && optname == IP_OPTIONS)
+		return -ENOPROTOOPT;
 	if (level == SOL_IP)
 		return ip_setsockopt(sk, level, optname, optval, optlen);
 	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)

@@ -5,10 +5,11 @@
     ndp_dp.py cap [IFNAME]
         capture NDP packets (IP protocol 253) on IFNAME or on every
         interface with an AF_PACKET socket until killed; one line per
-        packet: "DIR IFNAME FAMILY TYPE FLAGS TOS TTL LEN", DIR "in" or
-        "out", TOS the IPv4 TOS byte or the IPv6 traffic class, TTL the
-        TTL or hop limit, TYPE the NDP packet type (1 DATA, 2 ACK,
-        3 NACK, 4 PULL, 5 RST), LEN the IP packet length; all decimal
+        packet: "DIR IFNAME FAMILY TYPE FLAGS TOS TTL LEN DF", DIR "in"
+        or "out", TOS the IPv4 TOS byte or the IPv6 traffic class, TTL
+        the TTL or hop limit, TYPE the NDP packet type (1 DATA, 2 ACK,
+        3 NACK, 4 PULL, 5 RST), LEN the IP packet length, DF the IPv4
+        DF bit (1 or 0; "-" for IPv6); all decimal
     ndp_dp.py server FAMILY PORT
         accept one connection, read it to its end; prints
         "ok BYTES SHA256"
@@ -76,6 +77,7 @@ def cap(ifname):
             if data[9] != NDP_PROTO or len(data) < ihl + 8:
                 continue
             tos, ttl, tot = data[1], data[8], struct.unpack("!H", data[2:4])[0]
+            df = (data[6] >> 6) & 1
             nh = data[ihl:]
             fa = 4
         elif proto == ETH_P_IPV6 and len(data) >= 40 + 8:
@@ -86,11 +88,12 @@ def cap(ifname):
             tot = 40 + struct.unpack("!H", data[4:6])[0]
             nh = data[40:]
             fa = 6
+            df = "-"
         else:
             continue
         typ = ndp_wire.field(nh, "type")
         flags = ndp_wire.field(nh, "flags")
-        print(f"{d} {dev} {fa} {typ} {flags} {tos} {ttl} {tot}",
+        print(f"{d} {dev} {fa} {typ} {flags} {tos} {ttl} {tot} {df}",
               flush=True)
 
 

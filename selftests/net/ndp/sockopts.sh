@@ -8,6 +8,10 @@
 #                     and IP_TTL / IPV6_UNICAST_HOPS the sender set; the
 #                     sender looked its route up at most 5 times for the
 #                     whole transfer (RouteLookups: the route is cached);
+#   DF, IP_OPTIONS    IPv4 packets leave through __ip_queue_xmit(): with
+#                     IP_MTU_DISCOVER at its default every IPv4 packet of
+#                     the tos/ttl transfer carries DF, either way; IP
+#                     options are refused (ENOPROTOOPT);
 #   ctrl_dscp         with net.ndp.ctrl_dscp=46 at the receiver its ACKs and
 #                     PULLs carry DSCP 46 (TOS 0xb8), without it TOS 0;
 #   SO_MARK           an ip rule sends marked packets over the second link:
@@ -264,12 +268,28 @@ xfer_wait()
 	return 1
 }
 
-ndp_lib_plan 14
+ndp_lib_plan 16
 topo || ndp_lib_skip_all "topology setup failed"
 ip netns exec "$ns_b" sysctl -qw net.ndp.ctrl_dscp=46
 
 tos_ttl 4 10.0.1.2 v4
 tos_ttl 6 fd00:1::2 v6
+
+# IPv4 output through __ip_queue_xmit(): DF by IP_MTU_DISCOVER's default,
+# on DATA and control packets both ways (none was resent after a PMTU
+# drop here); no room for IP options.
+ndp_lib_expect_eq "v4 packets carry DF" 0 \
+	"$(count "$TMP/v4.cap" "(\$1 == \"in\" || \$1 == \"out\") && \$9 != 1")"
+# 253: the module's default protocol number (ndp_lib_load_modules).
+ndp_lib_check "IP_OPTIONS refused with ENOPROTOOPT" \
+	ip netns exec "$ns_a" python3 -c '
+import errno, socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 253)
+try:
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_OPTIONS, bytes([1, 1, 1, 0]))
+except OSError as e:
+    sys.exit(0 if e.errno == errno.ENOPROTOOPT else 1)
+sys.exit(1)'
 
 # Without the knob, control packets keep the receiving socket's TOS (0).
 ip netns exec "$ns_b" sysctl -qw net.ndp.ctrl_dscp=0
