@@ -640,7 +640,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		/* Its pull brings this packet back: its size is known. */
 		pull = ndp_pull_enqueue(sk, true,
 					ntohs(nh->paylen) + NDP_HDR_LEN +
-					(sk->sk_family == AF_INET ?
+					(ndp_sk_v4(sk) ?
 					 sizeof(struct iphdr) :
 					 sizeof(struct ipv6hdr)),
 					&ctr);
@@ -1079,7 +1079,9 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		sk->sk_v6_daddr = fl->raddr;
 		sk->sk_v6_rcv_saddr = fl->laddr;
 		np->saddr = fl->laddr;
-	} else {
+	}
+	/* An IPv4 flow, also on an AF_INET6 listener (dual stack). */
+	if (fl->family == AF_INET) {
 		inet_sk(sk)->inet_daddr = fl->raddr.s6_addr32[3];
 		inet_sk(sk)->inet_rcv_saddr = fl->laddr.s6_addr32[3];
 		inet_sk(sk)->inet_saddr = fl->laddr.s6_addr32[3];

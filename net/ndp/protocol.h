@@ -702,6 +702,19 @@ static inline struct ndp_sock *ndp_sk(const struct sock *sk)
 }
 
 /*
+ * Whether the connection of @sk speaks IPv4 on the wire: an AF_INET
+ * socket, or an AF_INET6 one whose peer is an IPv4-mapped address (dual
+ * stack, as TCP's ipv6_mapped: such a socket keeps both the mapped
+ * sk_v6_* addresses and the inet_* IPv4 ones, and its &ndp_sock.flow is
+ * that of an IPv4 connection).
+ */
+static inline bool ndp_sk_v4(const struct sock *sk)
+{
+	return sk->sk_family == AF_INET ||
+	       ipv6_addr_v4mapped(&sk->sk_v6_daddr);
+}
+
+/*
  * The socket lock is held, by either of its two kinds of owner: a user
  * (lock_sock(), also while it runs the backlog and ndp_release_cb()) or
  * softirq and timers (bh_lock_sock(), on a socket no user owns).  Every

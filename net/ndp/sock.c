@@ -790,6 +790,35 @@ static int ndp_connect_v4(struct sock *sk, struct sockaddr *uaddr,
 	return 0;
 }
 
+/*
+ * An AF_INET6 socket connecting to an IPv4-mapped address speaks IPv4
+ * (dual stack, as tcp_v6_connect()): unless it is IPV6_V6ONLY, the IPv4
+ * route and addresses are chosen as for an AF_INET socket and mirrored,
+ * mapped, in its sk_v6_* addresses.
+ */
+static int ndp_connect_mapped(struct sock *sk, struct sockaddr_in6 *usin,
+			      u32 *mtu, int *ifindex)
+{
+	struct inet_sock *inet = inet_sk(sk);
+	struct sockaddr_in sin = {
+		.sin_family	= AF_INET,
+		.sin_port	= usin->sin6_port,
+		.sin_addr.s_addr = usin->sin6_addr.s6_addr32[3],
+	};
+	int err;
+
+	if (ipv6_only_sock(sk))
+		return -ENETUNREACH;
+	err = ndp_connect_v4(sk, (struct sockaddr *)&sin, sizeof(sin), mtu,
+			     ifindex);
+	if (err)
+		return err;
+	ipv6_addr_set_v4mapped(inet->inet_daddr, &sk->sk_v6_daddr);
+	ipv6_addr_set_v4mapped(inet->inet_rcv_saddr, &sk->sk_v6_rcv_saddr);
+	ipv6_addr_set_v4mapped(inet->inet_saddr, &inet6_sk(sk)->saddr);
+	return 0;
+}
+
 static int ndp_connect_v6(struct sock *sk, struct sockaddr *uaddr,
 			  int addr_len, u32 *mtu, int *ifindex)
 {
@@ -805,9 +834,12 @@ static int ndp_connect_v6(struct sock *sk, struct sockaddr *uaddr,
 	if (usin->sin6_family != AF_INET6)
 		return -EAFNOSUPPORT;
 	type = ipv6_addr_type(&usin->sin6_addr);
-	/* v4-mapped peers are not supported: use an AF_INET socket. */
-	if (type & (IPV6_ADDR_MAPPED | IPV6_ADDR_MULTICAST) ||
-	    type == IPV6_ADDR_ANY)
+	if (type == IPV6_ADDR_MAPPED)
+		return ndp_connect_mapped(sk, usin, mtu, ifindex);
+	if (type & IPV6_ADDR_MULTICAST || type == IPV6_ADDR_ANY)
+		return -ENETUNREACH;
+	/* Bound to an IPv4-mapped address: IPv4 peers only. */
+	if (ipv6_addr_v4mapped(&sk->sk_v6_rcv_saddr))
 		return -ENETUNREACH;
 	if (type & IPV6_ADDR_LINKLOCAL) {
 		if (addr_len >= sizeof(*usin) && usin->sin6_scope_id)
