@@ -974,7 +974,11 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & O_NONBLOCK);
-	add_wait_queue(sk_sleep(sk), &wait);
+	/*
+	 * Exclusive, as inet_csk_wait_for_connect(): a new connection wakes
+	 * one of the threads blocked in accept(), not all of them.
+	 */
+	add_wait_queue_exclusive(sk_sleep(sk), &wait);
 	for (;;) {
 		if (sk->sk_state != TCP_LISTEN) {
 			err = -EINVAL;
