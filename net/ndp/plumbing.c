@@ -567,7 +567,7 @@ static int __init ndp_init(void)
 		ndpv6_protosw[i].protocol = ndp_ipproto;
 	}
 
-	ndp_proto_set_ipv6_pinfo(&ndpv6_prot, offsetof(struct ndp6_sock, inet6));
+	ndp_proto_v6_init();
 	ndp_mem_init();
 	err = proto_register(&ndp_prot, 1);
 	if (err)

@@ -937,6 +937,7 @@ extern struct proto ndp_prot;
 extern long sysctl_ndp_mem[3];
 void ndp_mem_init(void);
 extern struct proto ndpv6_prot;
+void ndp_proto_v6_init(void);
 extern const struct proto_ops ndp_inet_ops;
 extern const struct proto_ops ndp_inet6_ops;
 int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,

@@ -723,29 +723,20 @@ struct proto ndp_prot = {
 	.obj_size	= sizeof(struct ndp_sock),
 };
 
-struct proto ndpv6_prot = {
-	.name		= "NDPv6",
-	.owner		= THIS_MODULE,
-	.init		= ndp_init_sock,
-	.destroy	= ndp_destroy_sock,
-	.close		= ndp_close,
-	.setsockopt	= ndp_setsockopt,
-	.getsockopt	= ndp_getsockopt,
-	.ioctl		= ndp_compat_ioctl,
-	.diag_destroy	= ndp_diag_destroy_sk,
-	.backlog_rcv	= ndp_backlog_rcv,
-	.release_cb	= ndp_release_cb,
-	.hash		= ndp_hash,
-	.unhash		= ndp_unbind,
-	.get_port	= ndp_get_port,
-	.no_autobind	= true,
-	.memory_allocated = &ndp_memory_allocated,
-	.per_cpu_fw_alloc = &ndp_memory_per_cpu_fw_alloc,
-	.sysctl_mem	= sysctl_ndp_mem,
-	.sysctl_rmem	= &ndp_mem_min,
-	.sysctl_wmem	= &ndp_mem_min,
-	.obj_size	= sizeof(struct ndp6_sock),
-};
+struct proto ndpv6_prot;
+
+/*
+ * The AF_INET6 proto is ndp_prot with its own name and socket object (as
+ * mptcp_proto_v6_init()); before either is registered.
+ */
+void ndp_proto_v6_init(void)
+{
+	ndpv6_prot = ndp_prot;
+	strscpy(ndpv6_prot.name, "NDPv6", sizeof(ndpv6_prot.name));
+	ndpv6_prot.obj_size = sizeof(struct ndp6_sock);
+	ndp_proto_set_ipv6_pinfo(&ndpv6_prot,
+				 offsetof(struct ndp6_sock, inet6));
+}
 
 /* ---------------------------------------------------------------------- */
 /* struct proto_ops.                                                      */
