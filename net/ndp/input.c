@@ -951,6 +951,7 @@ bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
 	u64 limit = 2 * (u64)READ_ONCE(sk->sk_rcvbuf) +
 		    READ_ONCE(sk->sk_sndbuf) + NDP_BACKLOG_SLACK;
 
+	lockdep_assert_held(&sk->sk_lock.slock);
 	BUILD_BUG_ON(NDP_BACKLOG_CB_OFF + sizeof(struct ndp_backlog_cb) >
 		     sizeof_field(struct sk_buff, cb));
 	if (unlikely(sk_add_backlog(sk, skb, min_t(u64, limit, UINT_MAX)))) {

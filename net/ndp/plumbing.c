@@ -185,6 +185,7 @@ static bool ndp_err_locked(struct sock *sk, struct sk_buff *skb, int family,
 			   u32 psn, u32 mtu, int err,
 			   struct sk_buff_head *xmitq)
 {
+	ndp_sock_assert_locked(sk);
 	if (!ndp_rcv_icmp(sk, psn, mtu, err, xmitq))
 		return false;
 	if (mtu) {
