@@ -33,7 +33,7 @@
 
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "pull queues are NDP's"
 xfer_setup
-ndp_lib_require_cmd rmmod modprobe python3
+ndp_lib_require_cmd rmmod modprobe python3 ndpctl
 DP="python3 $NDP_LIB_DIR/ndp_dp.py"
 rmmod ndp_diag 2>/dev/null
 
@@ -76,7 +76,7 @@ exited()
 # no_socks NS: NS has no NDP socket left.
 no_socks()
 {
-	[ "$(ip netns exec "$1" awk 'NR > 1' /proc/net/ndp_socks | wc -l)" -eq 0 ]
+	[ "$(ndp_lib_conns "$1")" -eq 0 ]
 }
 
 ndp_lib_plan 15
@@ -150,7 +150,7 @@ dead_socket()
 	base=$(ndp_lib_stat "$ns_b" InData)
 	wait_for 30 moved "$ns_b" InData $((base + 8)) || return 1
 	ndp_lib_info "receiver sockets before the kill:" \
-		"$(ip netns exec "$ns_b" awk 'NR > 1 { printf "%s ", $19 }' /proc/net/ndp_socks)"
+		"$(ndp_lib_sockets "$ns_b" | tr '\n' ';')"
 	kill -9 "$spid"
 	wait "$spid" 2>/dev/null
 	wait_for 30 no_socks "$ns_b" || { echo "receiver sockets left"; return 1; }
@@ -268,6 +268,8 @@ gone()
 {
 	ip netns del "$ns_a"
 	ip netns del "$ns_b"
+	# ndp_diag.ko (loaded by the sock_diag dumps above) holds ndp.ko.
+	rmmod ndp_diag 2>/dev/null
 	wait_for 60 rmmod ndp 2>/dev/null && return 0
 	echo "rmmod ndp still refused 60 s after the namespaces died:"
 	ndp_lib_module_busy ndp
