@@ -8,7 +8,8 @@
  * may share a port only when their local addresses do not overlap, or
  * when both set SO_REUSEADDR and the one already there is not listening
  * (as TCP).  A v6 wildcard socket without IPV6_V6ONLY overlaps every IPv4
- * address for port allocation, but receives only IPv6 packets.
+ * address and receives IPv4 packets too (dual stack, as TCP): its
+ * connections with IPv4 peers are IPv4 flows with IPv4-mapped addresses.
  *
  * The connection table holds connected sockets keyed by the 4-tuple and
  * the nonce, so several incarnations of one 4-tuple can coexist while an
@@ -133,17 +134,22 @@ void ndp_hash_net_exit(struct ndp_net *nn)
 	rhashtable_destroy(&nn->conn_ht);
 }
 
-/* Local address of @sk in v4-mapped form for IPv4 sockets. */
+/*
+ * The flow of @sk, addresses in v4-mapped form for IPv4: an AF_INET
+ * socket, or an AF_INET6 one connected to an IPv4-mapped peer (dual
+ * stack), whose flow is an IPv4 one.
+ */
 void ndp_sk_flow(const struct sock *sk, struct ndp_flow *fl)
 {
 	const struct inet_sock *inet = inet_sk(sk);
 
 	memset(fl, 0, sizeof(*fl));
-	fl->family = sk->sk_family;
-	if (sk->sk_family == AF_INET) {
+	if (ndp_sk_v4(sk)) {
+		fl->family = AF_INET;
 		ipv6_addr_set_v4mapped(inet->inet_rcv_saddr, &fl->laddr);
 		ipv6_addr_set_v4mapped(inet->inet_daddr, &fl->raddr);
 	} else {
+		fl->family = AF_INET6;
 		fl->laddr = sk->sk_v6_rcv_saddr;
 		fl->raddr = sk->sk_v6_daddr;
 	}
@@ -153,28 +159,61 @@ void ndp_sk_flow(const struct sock *sk, struct ndp_flow *fl)
 	fl->ifindex = sk->sk_bound_dev_if;
 }
 
+/*
+ * The local addresses a socket receives on, per IP version: none, every
+ * one (a wildcard) or one.  An AF_INET6 socket bound to an IPv4-mapped
+ * address is an IPv4 socket for this; a wildcard AF_INET6 socket covers
+ * IPv4 too unless it is IPV6_V6ONLY (inet6_bind() makes a socket bound to
+ * an IPv6 address V6ONLY), as TCP's dual stack.
+ */
+enum { NDP_LA_NONE, NDP_LA_ANY, NDP_LA_ONE };
+
+struct ndp_laddr {
+	u8			v4;
+	u8			v6;
+	__be32			a4;
+	const struct in6_addr	*a6;
+};
+
+static void ndp_laddr_get(const struct sock *sk, struct ndp_laddr *la)
+{
+	const struct in6_addr *a6 = &sk->sk_v6_rcv_saddr;
+
+	la->v4 = NDP_LA_NONE;
+	la->v6 = NDP_LA_NONE;
+	la->a4 = inet_sk(sk)->inet_rcv_saddr;
+	la->a6 = a6;
+	if (sk->sk_family == AF_INET || ipv6_addr_v4mapped(a6)) {
+		la->v4 = la->a4 ? NDP_LA_ONE : NDP_LA_ANY;
+	} else if (!ipv6_addr_any(a6)) {
+		la->v6 = NDP_LA_ONE;
+	} else {
+		la->v6 = NDP_LA_ANY;
+		if (!sk->sk_ipv6only)
+			la->v4 = NDP_LA_ANY;
+	}
+}
+
 static bool ndp_laddr_is_any(const struct sock *sk)
 {
-	if (sk->sk_family == AF_INET)
-		return !inet_sk(sk)->inet_rcv_saddr;
-	return ipv6_addr_any(&sk->sk_v6_rcv_saddr);
+	struct ndp_laddr la;
+
+	ndp_laddr_get(sk, &la);
+	return la.v4 != NDP_LA_ONE && la.v6 != NDP_LA_ONE;
 }
 
 static bool ndp_laddr_overlap(const struct sock *a, const struct sock *b)
 {
-	const struct sock *v6;
+	struct ndp_laddr x, y;
 
-	if (a->sk_family == b->sk_family) {
-		if (ndp_laddr_is_any(a) || ndp_laddr_is_any(b))
-			return true;
-		if (a->sk_family == AF_INET)
-			return inet_sk(a)->inet_rcv_saddr ==
-			       inet_sk(b)->inet_rcv_saddr;
-		return ipv6_addr_equal(&a->sk_v6_rcv_saddr,
-				       &b->sk_v6_rcv_saddr);
-	}
-	v6 = a->sk_family == AF_INET6 ? a : b;
-	return !v6->sk_ipv6only && ndp_laddr_is_any(v6);
+	ndp_laddr_get(a, &x);
+	ndp_laddr_get(b, &y);
+	if (x.v4 && y.v4 &&
+	    (x.v4 == NDP_LA_ANY || y.v4 == NDP_LA_ANY || x.a4 == y.a4))
+		return true;
+	return x.v6 && y.v6 &&
+	       (x.v6 == NDP_LA_ANY || y.v6 == NDP_LA_ANY ||
+		ipv6_addr_equal(x.a6, y.a6));
 }
 
 static struct hlist_head *ndp_bind_bucket(struct ndp_net *nn, u16 port)
@@ -391,9 +430,11 @@ static u32 ndp_reuseport_hash(const struct net *net, const struct ndp_flow *fl)
 /*
  * Under RCU (softirq): the listener for the first window @skb of flow
  * @fl, with a reference.  A listener on the exact local address beats a
- * wildcard one; when it is in an SO_REUSEPORT group, the group's BPF
- * program (SO_ATTACH_REUSEPORT_[CE]BPF, shown the payload) or else the
- * flow hash picks the member.
+ * wildcard one, and a wildcard of the packet's own family beats an
+ * AF_INET6 wildcard that also takes IPv4 (as TCP scores them); when it is
+ * in an SO_REUSEPORT group, the group's BPF program
+ * (SO_ATTACH_REUSEPORT_[CE]BPF, shown the payload) or else the flow hash
+ * picks the member.
  */
 struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 				 struct sk_buff *skb)
@@ -403,27 +444,36 @@ struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 	int ifindex = skb->skb_iif;
 	struct sock *best = NULL;
 	struct ndp_sock *nsk;
+	int best_score = 0;
 
 	rcu_read_lock();
 	hlist_for_each_entry_rcu(nsk, ndp_bind_bucket(nn, port), bind_node) {
 		struct sock *sk = (struct sock *)nsk;
-		struct ndp_flow sfl;
+		struct ndp_laddr la;
+		int score;
+		u8 kind;
 
 		if (inet_sk_state_load(sk) != TCP_LISTEN ||
-		    READ_ONCE(inet_sk(sk)->inet_num) != port ||
-		    sk->sk_family != fl->family)
+		    READ_ONCE(inet_sk(sk)->inet_num) != port)
 			continue;
 		if (sk->sk_bound_dev_if && sk->sk_bound_dev_if != ifindex)
 			continue;
-		if (ndp_laddr_is_any(sk)) {
-			if (!best)
-				best = sk;
+		ndp_laddr_get(sk, &la);
+		kind = fl->family == AF_INET ? la.v4 : la.v6;
+		if (kind == NDP_LA_NONE)
 			continue;
-		}
-		ndp_sk_flow(sk, &sfl);
-		if (ipv6_addr_equal(&sfl.laddr, &fl->laddr)) {
+		if (kind == NDP_LA_ONE) {
+			if (fl->family == AF_INET ?
+			    la.a4 != fl->laddr.s6_addr32[3] :
+			    !ipv6_addr_equal(la.a6, &fl->laddr))
+				continue;
 			best = sk;
 			break;
+		}
+		score = sk->sk_family == fl->family ? 2 : 1;
+		if (score > best_score) {
+			best = sk;
+			best_score = score;
 		}
 	}
 	if (best && rcu_access_pointer(best->sk_reuseport_cb)) {

@@ -640,7 +640,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		/* Its pull brings this packet back: its size is known. */
 		pull = ndp_pull_enqueue(sk, true,
 					ntohs(nh->paylen) + NDP_HDR_LEN +
-					(sk->sk_family == AF_INET ?
+					(ndp_sk_v4(sk) ?
 					 sizeof(struct iphdr) :
 					 sizeof(struct ipv6hdr)),
 					&ctr);
@@ -940,8 +940,13 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
  * buffer for in-order data: with tcp_add_backlog()'s receive buffer
  * alone, a reader copying out a full queue had every packet that arrived
  * meanwhile dropped, and a lossless path saw real retransmission
- * timeouts.  Beyond it, the send buffer and NDP_BACKLOG_SLACK for the
- * ACKs, PULLs and data that arrive during one system call.
+ * timeouts.  Beyond it, twice the send buffer: the peer answers each
+ * packet we have in flight (at most the send buffer's worth) with up to
+ * an ACK and a PULL, each no larger than the packet, and a user stalled
+ * while it owns the socket (a sender descheduled in sendmsg()) must not
+ * see them dropped: on a loaded host one send buffer was too little
+ * (xfer.sh met BacklogDrop).  NDP_BACKLOG_SLACK covers what arrives
+ * beyond that during one system call.
  *
  * Return: false if @skb was not queued (counted in BacklogDrop; the
  * caller frees it), else true.
@@ -949,8 +954,9 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
 bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
 {
 	u64 limit = 2 * (u64)READ_ONCE(sk->sk_rcvbuf) +
-		    READ_ONCE(sk->sk_sndbuf) + NDP_BACKLOG_SLACK;
+		    2 * (u64)READ_ONCE(sk->sk_sndbuf) + NDP_BACKLOG_SLACK;
 
+	lockdep_assert_held(&sk->sk_lock.slock);
 	BUILD_BUG_ON(NDP_BACKLOG_CB_OFF + sizeof(struct ndp_backlog_cb) >
 		     sizeof_field(struct sk_buff, cb));
 	if (unlikely(sk_add_backlog(sk, skb, min_t(u64, limit, UINT_MAX)))) {
@@ -1079,7 +1085,9 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		sk->sk_v6_daddr = fl->raddr;
 		sk->sk_v6_rcv_saddr = fl->laddr;
 		np->saddr = fl->laddr;
-	} else {
+	}
+	/* An IPv4 flow, also on an AF_INET6 listener (dual stack). */
+	if (fl->family == AF_INET) {
 		inet_sk(sk)->inet_daddr = fl->raddr.s6_addr32[3];
 		inet_sk(sk)->inet_rcv_saddr = fl->laddr.s6_addr32[3];
 		inet_sk(sk)->inet_saddr = fl->laddr.s6_addr32[3];

@@ -53,7 +53,7 @@ static const struct nla_policy ndp_param_set_nl_policy[NDP_A_PARAM_VALUE + 1] = 
 };
 
 /* Ops table for ndp */
-const struct genl_split_ops ndp_nl_ops[9] = {
+const struct genl_split_ops ndp_nl_ops[8] = {
 	{
 		.cmd		= NDP_CMD_PATH_ADD,
 		.doit		= ndp_nl_path_add_doit,
@@ -107,11 +107,6 @@ const struct genl_split_ops ndp_nl_ops[9] = {
 		.cmd	= NDP_CMD_COUNTERS_GET,
 		.doit	= ndp_nl_counters_get_doit,
 		.flags	= GENL_CMD_CAP_DO,
-	},
-	{
-		.cmd	= NDP_CMD_SOCK_GET,
-		.dumpit	= ndp_nl_sock_get_dumpit,
-		.flags	= GENL_CMD_CAP_DUMP,
 	},
 };
 

@@ -13,7 +13,7 @@
 #include <net/ndp_compat.h>
 
 /* Ops table for ndp */
-extern const struct genl_split_ops ndp_nl_ops[9];
+extern const struct genl_split_ops ndp_nl_ops[8];
 
 int ndp_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info);
 int ndp_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info);
@@ -23,7 +23,6 @@ int ndp_nl_param_get_doit(struct sk_buff *skb, struct genl_info *info);
 int ndp_nl_param_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int ndp_nl_param_set_doit(struct sk_buff *skb, struct genl_info *info);
 int ndp_nl_counters_get_doit(struct sk_buff *skb, struct genl_info *info);
-int ndp_nl_sock_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 enum {
 	NDP_NLGRP_EVENTS,

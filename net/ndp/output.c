@@ -121,8 +121,8 @@ revert:
 
 u32 ndp_mss_for(struct sock *sk, u32 mtu)
 {
-	u32 iph = sk->sk_family == AF_INET ? sizeof(struct iphdr) :
-					     sizeof(struct ipv6hdr);
+	u32 iph = ndp_sk_v4(sk) ? sizeof(struct iphdr) :
+				  sizeof(struct ipv6hdr);
 
 	/* Carried in UDP (encap.c) when the connection's packets are cut. */
 	if (READ_ONCE(ndp_pernet(sock_net(sk))->udp_port))
@@ -473,8 +473,8 @@ int ndp_route_mtu(struct sock *sk, u32 *mtu)
 /* Bytes of IP and NDP header in front of each packet of @sk. */
 static u32 ndp_hdrs_len(const struct sock *sk)
 {
-	return NDP_HDR_LEN + (sk->sk_family == AF_INET ?
-			      sizeof(struct iphdr) : sizeof(struct ipv6hdr));
+	return NDP_HDR_LEN + (ndp_sk_v4(sk) ? sizeof(struct iphdr) :
+					      sizeof(struct ipv6hdr));
 }
 
 /*

@@ -213,6 +213,8 @@ static bool ndp_path_spray_start(struct sock *sk)
 	struct ndp_spray *s;
 	u32 i, j;
 
+	ndp_sock_assert_locked(sk);
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "spray paths need RCU");
 	if (nsk->spray)
 		return true;
 	if (!ndp_path_can_spray(sk) || ndp_path_configured(sk))

@@ -185,6 +185,7 @@ static bool ndp_err_locked(struct sock *sk, struct sk_buff *skb, int family,
 			   u32 psn, u32 mtu, int err,
 			   struct sk_buff_head *xmitq)
 {
+	ndp_sock_assert_locked(sk);
 	if (!ndp_rcv_icmp(sk, psn, mtu, err, xmitq))
 		return false;
 	if (mtu) {
@@ -567,7 +568,7 @@ static int __init ndp_init(void)
 		ndpv6_protosw[i].protocol = ndp_ipproto;
 	}
 
-	ndp_proto_set_ipv6_pinfo(&ndpv6_prot, offsetof(struct ndp6_sock, inet6));
+	ndp_proto_v6_init();
 	ndp_mem_init();
 	err = proto_register(&ndp_prot, 1);
 	if (err)

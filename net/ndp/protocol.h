@@ -702,6 +702,19 @@ static inline struct ndp_sock *ndp_sk(const struct sock *sk)
 }
 
 /*
+ * Whether the connection of @sk speaks IPv4 on the wire: an AF_INET
+ * socket, or an AF_INET6 one whose peer is an IPv4-mapped address (dual
+ * stack, as TCP's ipv6_mapped: such a socket keeps both the mapped
+ * sk_v6_* addresses and the inet_* IPv4 ones, and its &ndp_sock.flow is
+ * that of an IPv4 connection).
+ */
+static inline bool ndp_sk_v4(const struct sock *sk)
+{
+	return sk->sk_family == AF_INET ||
+	       ipv6_addr_v4mapped(&sk->sk_v6_daddr);
+}
+
+/*
  * The socket lock is held, by either of its two kinds of owner: a user
  * (lock_sock(), also while it runs the backlog and ndp_release_cb()) or
  * softirq and timers (bh_lock_sock(), on a socket no user owns).  Every
@@ -924,6 +937,7 @@ extern struct proto ndp_prot;
 extern long sysctl_ndp_mem[3];
 void ndp_mem_init(void);
 extern struct proto ndpv6_prot;
+void ndp_proto_v6_init(void);
 extern const struct proto_ops ndp_inet_ops;
 extern const struct proto_ops ndp_inet6_ops;
 int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,

@@ -630,6 +630,7 @@ void ndp_pull_rcv_dev(struct sock *sk, int ifindex)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_pullq *pq = ndp_sk_pq(nsk);
 
+	ndp_sock_assert_locked(sk);
 	if (pq) {
 		if (!READ_ONCE(pq->dead))
 			return;

@@ -723,29 +723,20 @@ struct proto ndp_prot = {
 	.obj_size	= sizeof(struct ndp_sock),
 };
 
-struct proto ndpv6_prot = {
-	.name		= "NDPv6",
-	.owner		= THIS_MODULE,
-	.init		= ndp_init_sock,
-	.destroy	= ndp_destroy_sock,
-	.close		= ndp_close,
-	.setsockopt	= ndp_setsockopt,
-	.getsockopt	= ndp_getsockopt,
-	.ioctl		= ndp_compat_ioctl,
-	.diag_destroy	= ndp_diag_destroy_sk,
-	.backlog_rcv	= ndp_backlog_rcv,
-	.release_cb	= ndp_release_cb,
-	.hash		= ndp_hash,
-	.unhash		= ndp_unbind,
-	.get_port	= ndp_get_port,
-	.no_autobind	= true,
-	.memory_allocated = &ndp_memory_allocated,
-	.per_cpu_fw_alloc = &ndp_memory_per_cpu_fw_alloc,
-	.sysctl_mem	= sysctl_ndp_mem,
-	.sysctl_rmem	= &ndp_mem_min,
-	.sysctl_wmem	= &ndp_mem_min,
-	.obj_size	= sizeof(struct ndp6_sock),
-};
+struct proto ndpv6_prot;
+
+/*
+ * The AF_INET6 proto is ndp_prot with its own name and socket object (as
+ * mptcp_proto_v6_init()); before either is registered.
+ */
+void ndp_proto_v6_init(void)
+{
+	ndpv6_prot = ndp_prot;
+	strscpy(ndpv6_prot.name, "NDPv6", sizeof(ndpv6_prot.name));
+	ndpv6_prot.obj_size = sizeof(struct ndp6_sock);
+	ndp_proto_set_ipv6_pinfo(&ndpv6_prot,
+				 offsetof(struct ndp6_sock, inet6));
+}
 
 /* ---------------------------------------------------------------------- */
 /* struct proto_ops.                                                      */
@@ -790,6 +781,35 @@ static int ndp_connect_v4(struct sock *sk, struct sockaddr *uaddr,
 	return 0;
 }
 
+/*
+ * An AF_INET6 socket connecting to an IPv4-mapped address speaks IPv4
+ * (dual stack, as tcp_v6_connect()): unless it is IPV6_V6ONLY, the IPv4
+ * route and addresses are chosen as for an AF_INET socket and mirrored,
+ * mapped, in its sk_v6_* addresses.
+ */
+static int ndp_connect_mapped(struct sock *sk, struct sockaddr_in6 *usin,
+			      u32 *mtu, int *ifindex)
+{
+	struct inet_sock *inet = inet_sk(sk);
+	struct sockaddr_in sin = {
+		.sin_family	= AF_INET,
+		.sin_port	= usin->sin6_port,
+		.sin_addr.s_addr = usin->sin6_addr.s6_addr32[3],
+	};
+	int err;
+
+	if (ipv6_only_sock(sk))
+		return -ENETUNREACH;
+	err = ndp_connect_v4(sk, (struct sockaddr *)&sin, sizeof(sin), mtu,
+			     ifindex);
+	if (err)
+		return err;
+	ipv6_addr_set_v4mapped(inet->inet_daddr, &sk->sk_v6_daddr);
+	ipv6_addr_set_v4mapped(inet->inet_rcv_saddr, &sk->sk_v6_rcv_saddr);
+	ipv6_addr_set_v4mapped(inet->inet_saddr, &inet6_sk(sk)->saddr);
+	return 0;
+}
+
 static int ndp_connect_v6(struct sock *sk, struct sockaddr *uaddr,
 			  int addr_len, u32 *mtu, int *ifindex)
 {
@@ -805,9 +825,12 @@ static int ndp_connect_v6(struct sock *sk, struct sockaddr *uaddr,
 	if (usin->sin6_family != AF_INET6)
 		return -EAFNOSUPPORT;
 	type = ipv6_addr_type(&usin->sin6_addr);
-	/* v4-mapped peers are not supported: use an AF_INET socket. */
-	if (type & (IPV6_ADDR_MAPPED | IPV6_ADDR_MULTICAST) ||
-	    type == IPV6_ADDR_ANY)
+	if (type == IPV6_ADDR_MAPPED)
+		return ndp_connect_mapped(sk, usin, mtu, ifindex);
+	if (type & IPV6_ADDR_MULTICAST || type == IPV6_ADDR_ANY)
+		return -ENETUNREACH;
+	/* Bound to an IPv4-mapped address: IPv4 peers only. */
+	if (ipv6_addr_v4mapped(&sk->sk_v6_rcv_saddr))
 		return -ENETUNREACH;
 	if (type & IPV6_ADDR_LINKLOCAL) {
 		if (addr_len >= sizeof(*usin) && usin->sin6_scope_id)
@@ -942,7 +965,11 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & O_NONBLOCK);
-	add_wait_queue(sk_sleep(sk), &wait);
+	/*
+	 * Exclusive, as inet_csk_wait_for_connect(): a new connection wakes
+	 * one of the threads blocked in accept(), not all of them.
+	 */
+	add_wait_queue_exclusive(sk_sleep(sk), &wait);
 	for (;;) {
 		if (sk->sk_state != TCP_LISTEN) {
 			err = -EINVAL;

@@ -341,17 +341,6 @@ enum {
 	NDP_A_PARAM_MIN,	/* u32 */
 	NDP_A_PARAM_MAX,	/* u32 */
 	NDP_A_COUNTER,		/* nest: NDP_A_COUNTER_*, repeated */
-	NDP_A_SOCK_FAMILY,	/* u16: AF_INET or AF_INET6 */
-	NDP_A_SOCK_SADDR,	/* binary: 4 or 16 bytes */
-	NDP_A_SOCK_DADDR,	/* binary: 4 or 16 bytes */
-	NDP_A_SOCK_SPORT,	/* u16, host order */
-	NDP_A_SOCK_DPORT,	/* u16, host order */
-	NDP_A_SOCK_NONCE,	/* u32 */
-	NDP_A_SOCK_STATE,	/* u8: TCP_* numbering */
-	NDP_A_SOCK_SNDQ,	/* u32: packets queued to send or unacked */
-	NDP_A_SOCK_RCVQ,	/* u32: bytes queued for reading */
-	NDP_A_SOCK_INODE,	/* u64: socket inode number */
-	NDP_A_PAD,
 	__NDP_A_MAX
 };
 
@@ -391,8 +380,8 @@ enum {
 	NDP_CMD_PARAM_GET,	/* doit with NDP_A_PARAM_NAME, or dump */
 	NDP_CMD_PARAM_SET,
 	NDP_CMD_COUNTERS_GET,
-	NDP_CMD_SOCK_GET,	/* dump only */
-	NDP_CMD_PATH_CHANGED,	/* notification on "events" */
+	/* 7 was NDP_CMD_SOCK_GET: sock_diag lists the sockets. */
+	NDP_CMD_PATH_CHANGED = 8,	/* notification on "events" */
 	__NDP_CMD_MAX
 };
 

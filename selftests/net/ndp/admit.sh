@@ -38,7 +38,7 @@
 
 xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
-ndp_lib_require_cmd ndp_fuzz ndp_pktgen ndp_xfer python3
+ndp_lib_require_cmd ndp_fuzz ndp_pktgen ndp_xfer python3 ndpctl
 adm=$(dirname "$0")/ndp_admit.py
 
 ndp_lib_topo_switch 4 || ndp_lib_skip_all "cannot build the topology"
@@ -63,10 +63,6 @@ ndp_objs()
 	     END { if (found) print n + 0; else print -1 }' /proc/slabinfo 2>/dev/null
 }
 
-conns()
-{
-	ip netns exec "$1" awk 'NR > 1' /proc/net/ndp_socks | wc -l
-}
 
 # stat_wait NS COUNTER MIN SECS: wait until COUNTER of NS reaches MIN.
 stat_wait()
@@ -109,7 +105,7 @@ fpid=$!
 (
 	peak_c=0 peak_o=0
 	while kill -0 $fpid 2>/dev/null; do
-		c=$(conns "$ns_rx") o=$(ndp_objs)
+		c=$(ndp_lib_conns "$ns_rx") o=$(ndp_objs)
 		[ "$c" -gt $peak_c ] && peak_c=$c
 		[ "$o" -gt $peak_o ] && peak_o=$o
 		echo "$peak_c $peak_o" >"$d/peak"

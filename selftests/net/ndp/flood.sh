@@ -41,7 +41,7 @@
 
 xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
-ndp_lib_require_cmd ndp_fuzz ndp_xfer python3
+ndp_lib_require_cmd ndp_fuzz ndp_xfer python3 ndpctl
 helper=$(dirname "$0")/ndp_load.py
 life=$(dirname "$0")/ndp_life.py
 
@@ -88,10 +88,6 @@ slab_kb()
 	awk '$1 == "Slab:" { print $2 }' /proc/meminfo
 }
 
-conns()
-{
-	ip netns exec "$1" awk 'NR > 1' /proc/net/ndp_socks | wc -l
-}
 
 # --- stage 1: default knobs -------------------------------------------
 emb_l=$(ip netns exec "$ns_rx" sysctl -n net.ndp.max_listen_embryonic)
@@ -115,7 +111,7 @@ fpid=$!
 (
 	peak_c=0 peak_o=0
 	while kill -0 $fpid 2>/dev/null; do
-		c=$(conns "$ns_rx") o=$(ndp_objs)
+		c=$(ndp_lib_conns "$ns_rx") o=$(ndp_objs)
 		[ "$c" -gt $peak_c ] && peak_c=$c
 		[ "$o" -gt $peak_o ] && peak_o=$o
 		echo "$peak_c $peak_o" >"$d/peak0"
@@ -158,11 +154,11 @@ fi
 # Closing the listeners resets what waits on their queues.
 ip netns pids "$ns_rx" | xargs -r kill -9 2>/dev/null
 t0=$SECONDS
-while [ "$(conns "$ns_rx")" -gt 0 ] && [ $((SECONDS - t0)) -lt 60 ]; do
+while [ "$(ndp_lib_conns "$ns_rx")" -gt 0 ] && [ $((SECONDS - t0)) -lt 60 ]; do
 	sleep 0.5
 done
 ndp_lib_expect_eq "defaults: no connection left once the listeners closed" \
-	0 "$(conns "$ns_rx")"
+	0 "$(ndp_lib_conns "$ns_rx")"
 
 # --- stage 2: lowered knobs --------------------------------------------
 ip netns exec "$ns_rx" sysctl -qw net.ndp.max_embryonic=$max_emb \
@@ -190,7 +186,7 @@ fpid=$!
 (
 	peak_c=0 peak_o=0 peak_k=0
 	while kill -0 $fpid 2>/dev/null; do
-		c=$(conns "$ns_rx") o=$(ndp_objs) k=$(slab_kb)
+		c=$(ndp_lib_conns "$ns_rx") o=$(ndp_objs) k=$(slab_kb)
 		[ "$c" -gt $peak_c ] && peak_c=$c
 		[ "$o" -gt $peak_o ] && peak_o=$o
 		[ "$k" -gt $peak_k ] && peak_k=$k
@@ -250,13 +246,13 @@ fi
 # After the flood: every spoofed connection is reaped.
 ip netns pids "$ns_rx" | xargs -r kill -9 2>/dev/null
 t0=$SECONDS
-while [ "$(conns "$ns_rx")" -gt 0 ] && [ $((SECONDS - t0)) -lt 30 ]; do
+while [ "$(ndp_lib_conns "$ns_rx")" -gt 0 ] && [ $((SECONDS - t0)) -lt 30 ]; do
 	sleep 0.5
 done
-left=$(conns "$ns_rx")
+left=$(ndp_lib_conns "$ns_rx")
 ndp_lib_expect_eq "no connection left at the server after the flood" 0 "$left"
 if [ "$left" != 0 ]; then
-	ip netns exec "$ns_rx" head -n 11 /proc/net/ndp_socks | sed 's/^/#   /'
+	ndp_lib_sockets "$ns_rx" | head -n 10 | sed 's/^/#   /'
 else
 	ndp_lib_info "all connections gone $((SECONDS - t0)) s after the flood"
 fi

@@ -10,7 +10,7 @@
 #     they send may harm a transfer;
 #   - no kernel warning (and the VM runner's splat check);
 #   - with every client stopped and every server and decoy listener
-#     killed, no connection stays in /proc/net/ndp_socks longer than the
+#     killed, no connection stays (sock_diag, ndp_lib_conns) longer than the
 #     protocol allows (net.ndp.rto_max_us 200 ms, 15 RTO expiries;
 #     embryonic_timeout_ms 2000; a margin for the emulated guest):
 #     leftovers are shown with the header of the file;
@@ -36,7 +36,7 @@
 
 xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP-only (mutated NDP packets)"
-ndp_lib_require_cmd ndp_fuzz ndp_xfer python3
+ndp_lib_require_cmd ndp_fuzz ndp_xfer python3 ndpctl
 helper=$(dirname "$0")/ndp_load.py
 life=$(dirname "$0")/ndp_life.py
 
@@ -69,11 +69,6 @@ fuzzer()
 		-W 120 -v "${w[@]}" "$@" >"$d/$name.out" 2>"$d/$name.err" &
 }
 
-# conns NS: connections listed in NS's /proc/net/ndp_socks.
-conns()
-{
-	ip netns exec "$1" awk 'NR > 1' /proc/net/ndp_socks | wc -l
-}
 
 # reaped NAME: wait until neither namespace lists a connection.
 reaped()
@@ -81,8 +76,8 @@ reaped()
 	local t0=$SECONDS na nb
 
 	while :; do
-		na=$(conns "$ns_a")
-		nb=$(conns "$ns_b")
+		na=$(ndp_lib_conns "$ns_a")
+		nb=$(ndp_lib_conns "$ns_b")
 		[ "$na" = 0 ] && [ "$nb" = 0 ] && break
 		[ $((SECONDS - t0)) -ge "$reap_s" ] && break
 		sleep 0.5
@@ -95,7 +90,7 @@ reaped()
 	ndp_lib_fail "$1" "$na (a) and $nb (b) connections left after ${reap_s} s"
 	for ns in "$ns_a" "$ns_b"; do
 		ndp_lib_info "${ns%%-*}:"
-		ip netns exec "$ns" head -n 21 /proc/net/ndp_socks | sed 's/^/#   /'
+		ndp_lib_sockets "$ns" | head -n 20 | sed 's/^/#   /'
 	done
 }
 
@@ -240,16 +235,16 @@ sleep 6
 e1=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_info "within 6 s after the clients stopped: a: PassiveOpens $(xfer_delta \
 	"$e0" "$e1" "$ns_a" PassiveOpens) InPkts $(xfer_delta "$e0" "$e1" "$ns_a" \
-	InPkts) conns $(conns "$ns_a"); b: PassiveOpens $(xfer_delta "$e0" "$e1" \
-	"$ns_b" PassiveOpens) InPkts $(xfer_delta "$e0" "$e1" "$ns_b" InPkts) conns $(conns "$ns_b")"
+	InPkts) conns $(ndp_lib_conns "$ns_a"); b: PassiveOpens $(xfer_delta "$e0" "$e1" \
+	"$ns_b" PassiveOpens) InPkts $(xfer_delta "$e0" "$e1" "$ns_b" InPkts) conns $(ndp_lib_conns "$ns_b")"
 po=$(($(xfer_delta "$e0" "$e1" "$ns_a" PassiveOpens) + \
       $(xfer_delta "$e0" "$e1" "$ns_b" PassiveOpens)))
 ndp_lib_expect_eq "echo phase: PassiveOpens stops moving once clients stop" 0 "$po"
 # What the echo services still hold (informational: an application may
 # keep an idle connection as long as it likes).
 for ns in "$ns_a" "$ns_b"; do
-	[ "$(conns "$ns")" -gt 0 ] || [ "$po" != 0 ] || continue
-	ip netns exec "$ns" head -n 9 /proc/net/ndp_socks | sed "s/^/# ${ns%%-*}: /"
+	[ "$(ndp_lib_conns "$ns")" -gt 0 ] || [ "$po" != 0 ] || continue
+	ndp_lib_sockets "$ns" | head -n 8 | sed "s/^/# ${ns%%-*}: /"
 done
 stop_ns "$ns_a" "$ns_b"
 reaped "echo phase: no connection left behind"

@@ -281,10 +281,32 @@ ndp_lib_module_busy()
 		"holders: $(ls "/sys/module/$1/holders" 2>/dev/null | tr '\n' ' ')"
 	echo "namespaces: $(ip netns list | tr '\n' ' ')"
 	ps -eo pid,args | grep -v -e '\[' -e 'ps -eo' | tail -n 20
+	# Not through sock_diag: that would load ndp_diag.ko, a holder.
 	[ -r /proc/net/ndp_socks ] && head -n 10 /proc/net/ndp_socks
 	t=$(ndp_lib_tracefs)
 	grep -l 1 "$t"/events/ndp/*/enable "$t"/events/sch_ndp/*/enable 2>/dev/null
 	return 0
+}
+
+# ndp_lib_conns NS: the NDP connections of NS as sock_diag lists them
+# (ndpctl sockets, the dump ss uses): every connection in the namespace's
+# table, opening, established or draining; not listeners, sockets that
+# are only bound or closed, or time-wait records.  Prints -1 (and fails)
+# when the dump fails, so that a "none left" check cannot pass on it.
+ndp_lib_conns()
+{
+	local out
+
+	out=$(ip netns exec "$1" ndpctl sockets) || { echo -1; return 1; }
+	printf '%s\n' "$out" |
+		awk '$1 != "LISTEN" && $1 != "TIME-WAIT" && $1 != "CLOSE" && NF' |
+		wc -l
+}
+
+# ndp_lib_sockets NS: the same dump, for a test's diagnostics.
+ndp_lib_sockets()
+{
+	ip netns exec "$1" ndpctl sockets 2>&1
 }
 
 # ndp_lib_stat NS NAME: value of counter NAME in /proc/net/ndp_stat of NS.

@@ -17,6 +17,10 @@
  *   ndp_reuseport [-4|-6] [-p tcp] errno [-D IFNAME]
  *	one check per row of the table (IFNAME: a second device for the
  *	SO_BINDTODEVICE row).
+ *   ndp_reuseport [-p tcp] dual
+ *	IPv4 and IPv6 on one socket: an AF_INET6 [::] listener takes IPv4 clients (accepted
+ *	as v4-mapped) unless IPV6_V6ONLY, an AF_INET6 client reaches IPv4
+ *	through a v4-mapped address, and the port rules across families.
  *
  * -p tcp runs the same checks on TCP, to compare.  Output is TAP; exit 0
  * when everything passed, 1 otherwise.
@@ -134,12 +138,16 @@ static uint8_t pattern(unsigned int conn, size_t off)
 }
 
 /*
- * One connection: the client sends 1000 + 37 * @id bytes and shuts down;
- * the server accepts on whichever listener is readable, checks every
- * byte and the end of stream.  Returns the listener's index, or -1.
+ * One connection from a client socket of family @fam to @host (see
+ * mkaddr()): the client sends 1000 + 37 * @id bytes and shuts down; the
+ * server accepts on whichever listener is readable (the client's address
+ * as accept() reports it in @peer, if not NULL), checks every byte and
+ * the end of stream.  Returns the listener's index, or -1.
  */
-static int one_conn(int port, unsigned int id)
+static int conn_from(int fam, const char *host, int port, unsigned int id,
+		     struct sockaddr_storage *peer)
 {
+	socklen_t plen = sizeof(*peer);
 	size_t len = 1000 + 37 * (id % 64), got = 0, i;
 	struct pollfd pfd[MAX_LISTENERS];
 	struct sockaddr_storage ss;
@@ -147,8 +155,10 @@ static int one_conn(int port, unsigned int id)
 	uint8_t buf[4096];
 	double end;
 
-	c = sock_new(family);
-	if (connect(c, (struct sockaddr *)&ss, mkaddr(&ss, family, "lo", port))) {
+	if (peer)
+		memset(peer, 0, sizeof(*peer));
+	c = sock_new(fam);
+	if (connect(c, (struct sockaddr *)&ss, mkaddr(&ss, fam, host, port))) {
 		printf("# conn %u: connect: %s\n", id, strerror(errno));
 		close(c);
 		return -1;
@@ -172,7 +182,8 @@ static int one_conn(int port, unsigned int id)
 		for (n = 0; n < nlisten && s < 0; n++) {
 			if (lfd[n] < 0 || !(pfd[n].revents & POLLIN))
 				continue;
-			s = accept4(lfd[n], NULL, NULL, SOCK_NONBLOCK);
+			s = accept4(lfd[n], (struct sockaddr *)peer,
+				    peer ? &plen : NULL, SOCK_NONBLOCK);
 			if (s >= 0)
 				who = n;
 		}
@@ -211,6 +222,11 @@ static int one_conn(int port, unsigned int id)
 		return -1;
 	}
 	return who;
+}
+
+static int one_conn(int port, unsigned int id)
+{
+	return conn_from(family, "lo", port, id, NULL);
 }
 
 /* Run @conns connections; returns how many failed; counts in accepts[]. */
@@ -634,12 +650,139 @@ static int errno_table(const char *ifname)
 	return ndp_test_done();
 }
 
+/* ---- dual stack ------------------------------------------------------ */
+
+static int listener6(bool v6only, const char *host, int *portp)
+{
+	int fd = socket(AF_INET6, SOCK_STREAM, proto), e;
+	int on = v6only;
+
+	if (fd < 0)
+		ndp_die_errno("socket");
+	if (setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &on, sizeof(on)))
+		ndp_die_errno("setsockopt IPV6_V6ONLY");
+	e = try_bind(fd, AF_INET6, host, *portp);
+	if (!e)
+		e = try_listen(fd, 16);
+	if (e) {
+		printf("# setup of a [::] listener: %s\n", ndp_errname(e));
+		exit(KSFT_FAIL);
+	}
+	*portp = port_of(fd);
+	return fd;
+}
+
+/* Whether @ss is the IPv6 address @want (IPv4-mapped ones included). */
+static bool peer_is(const struct sockaddr_storage *ss, const char *want)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+	struct in6_addr a;
+
+	return ss->ss_family == AF_INET6 &&
+	       inet_pton(AF_INET6, want, &a) == 1 &&
+	       !memcmp(&a, &sin6->sin6_addr, sizeof(a));
+}
+
+/*
+ * What a client of family @fam sees of a connection to @host: connect()'s
+ * errno, or (NDP opens without a handshake: a refusal arrives later) that
+ * of a recv() after one byte is sent; 0 if the connection works.
+ */
+static int conn_result(int fam, const char *host, int port, bool v6only)
+{
+	struct sockaddr_storage ss;
+	struct pollfd p;
+	int c = sock_new(fam), e = 0;
+	char b = 'x';
+
+	if (v6only)
+		opt_on(c, SOL_IPV6, IPV6_V6ONLY);
+	if (connect(c, (struct sockaddr *)&ss, mkaddr(&ss, fam, host, port))) {
+		e = errno;
+		goto out;
+	}
+	if (send(c, &b, 1, MSG_NOSIGNAL) != 1) {
+		e = errno;
+		goto out;
+	}
+	p.fd = c;
+	p.events = POLLIN;
+	if (poll(&p, 1, WAIT_MS) == 1 && recv(c, &b, 1, MSG_DONTWAIT) < 0)
+		e = errno;
+out:
+	close(c);
+	return e;
+}
+
+/*
+ * Dual stack as TCP's: an AF_INET6 wildcard listener without IPV6_V6ONLY
+ * takes IPv4 clients (accept() reports them v4-mapped), an AF_INET6
+ * client reaches IPv4 through a v4-mapped address, and the port and
+ * connect rules follow IPV6_V6ONLY.
+ */
+static int dual_stack(void)
+{
+	struct sockaddr_storage peer;
+	int a, b, p = 0, p2 = 0, p3, who;
+
+	ndp_test_plan(10);
+	family = AF_INET6;	/* for expect_err()'s "v6" */
+	nlisten = 1;
+	lfd[0] = listener6(false, NULL, &p);
+	who = conn_from(AF_INET, "127.0.0.1", p, 1, &peer);
+	ndp_test_expect(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
+			"[::] listener: an AF_INET client, bytes intact, accepted as %s",
+			ndp_sockaddr_str(&peer));
+	who = conn_from(AF_INET6, "::1", p, 2, &peer);
+	ndp_test_expect(who == 0 && peer_is(&peer, "::1"),
+			"[::] listener: an AF_INET6 client, bytes intact, accepted as %s",
+			ndp_sockaddr_str(&peer));
+	who = conn_from(AF_INET6, "::ffff:127.0.0.1", p, 3, &peer);
+	ndp_test_expect(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
+			"an AF_INET6 client to ::ffff:127.0.0.1, bytes intact, accepted as %s",
+			ndp_sockaddr_str(&peer));
+	b = sock_new(AF_INET);
+	expect_err(try_bind(b, AF_INET, NULL, p), EADDRINUSE,
+		   "AF_INET wildcard bind on a dual-stack listener's port");
+	close(b);
+	expect_err(conn_result(AF_INET6, "::ffff:127.0.0.1", p, true), ENETUNREACH,
+		   "IPV6_V6ONLY client connects to a v4-mapped address");
+	close(lfd[0]);
+
+	/* IPV6_V6ONLY: IPv6 only, and IPv4 may have the port. */
+	lfd[0] = listener6(true, NULL, &p2);
+	expect_err(conn_result(AF_INET, "127.0.0.1", p2, false), ECONNREFUSED,
+		   "IPV6_V6ONLY [::] listener: an AF_INET client is refused");
+	b = sock_new(AF_INET);
+	expect_err(try_bind(b, AF_INET, NULL, p2), 0,
+		   "AF_INET wildcard bind on an IPV6_V6ONLY listener's port");
+	close(b);
+	close(lfd[0]);
+
+	/* An AF_INET6 socket bound to a v4-mapped address is an IPv4 one. */
+	a = sock_new(AF_INET6);
+	expect_err(try_bind(a, AF_INET6, "::ffff:127.0.0.1", 0), 0,
+		   "AF_INET6 bind to ::ffff:127.0.0.1");
+	p3 = port_of(a);
+	b = sock_new(AF_INET);
+	expect_err(try_bind(b, AF_INET, "127.0.0.1", p3), EADDRINUSE,
+		   "AF_INET bind to 127.0.0.1 on the port of ::ffff:127.0.0.1");
+	close(b);
+	b = sock_new(AF_INET);
+	expect_err(try_bind(b, AF_INET, "127.0.0.2", p3), 0,
+		   "AF_INET bind to 127.0.0.2 on the port of ::ffff:127.0.0.1");
+	close(b);
+	close(a);
+	return ndp_test_done();
+}
+
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
 		"usage: ndp_reuseport [-4|-6] [-p tcp] spread [-n N] [-c CONNS]\n"
 		"       ndp_reuseport [-4|-6] [-p tcp] uid\n"
-		"       ndp_reuseport [-4|-6] [-p tcp] errno [-D IFNAME]\n");
+		"       ndp_reuseport [-4|-6] [-p tcp] errno [-D IFNAME]\n"
+		"       ndp_reuseport [-p tcp] dual\n");
 	exit(2);
 }
 
@@ -690,5 +833,7 @@ int main(int argc, char **argv)
 		return uid_check();
 	if (!strcmp(cmd, "errno"))
 		return errno_table(ifname);
+	if (!strcmp(cmd, "dual"))
+		return dual_stack();
 	usage();
 }

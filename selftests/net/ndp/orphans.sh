@@ -15,7 +15,7 @@
 
 xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP-only knobs"
-ndp_lib_require_cmd python3
+ndp_lib_require_cmd python3 ndpctl
 helper=$(dirname "$0")/ndp_life.py
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 5
@@ -45,16 +45,12 @@ xfer_expect_delta "max_orphans 1: the second close() resets" \
 ip netns exec "$ns_a" sysctl -qw net.ndp.orphan_retries=2 \
 	net.ndp.rto_max_us=100000
 
-conns()
-{
-	ip netns exec "$ns_a" awk 'NR > 1' /proc/net/ndp_socks | wc -l
-}
 for _ in $(seq 100); do
-	[ "$(conns)" = 0 ] && break
+	[ "$(ndp_lib_conns "$ns_a")" = 0 ] && break
 	sleep 0.1
 done
 s2=$(xfer_stats "$ns_a")
 xfer_expect_delta "orphan_retries 2: the orphan the peer never reads is reset" \
 	"$s0" "$s2" "$ns_a" 1 OrphanTimeouts
-ndp_lib_expect_eq "no connection left at the client" 0 "$(conns)"
+ndp_lib_expect_eq "no connection left at the client" 0 "$(ndp_lib_conns "$ns_a")"
 ndp_lib_done

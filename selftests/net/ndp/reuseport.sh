@@ -8,7 +8,11 @@
 #   classic BPF program attached to the group steers; one listener
 #   closes and 64 more all go to the other three;
 # - a socket without SO_REUSEPORT, or another user's, gets EADDRINUSE;
-# - one check per row of the bind/listen errno table.
+# - one check per row of the bind/listen errno table;
+# - dual stack: a [::] listener takes IPv4 clients (accepted as
+#   v4-mapped) unless IPV6_V6ONLY, an AF_INET6 client reaches IPv4
+#   through a v4-mapped address, the port rules across families; the
+#   same with NDP carried in UDP.
 # Each line is one ndp_reuseport run; its own TAP lines show on failure.
 #
 #   NDP_TEST_PROTO=tcp   same checks over TCP
@@ -38,7 +42,7 @@ run()
 	return $rc
 }
 
-ndp_lib_plan $((7 + (${#dev} ? 0 : 2)))
+ndp_lib_plan $((9 + (${#dev} ? 0 : 2)))
 for fam in 4 6; do
 	ndp_lib_check "v$fam: 4 SO_REUSEPORT listeners share the load, BPF steers, one closes" \
 		run "-$fam" spread -n 4 -c 64
@@ -59,5 +63,15 @@ for fam in 4 6; do
 		ndp_lib_skip "v$fam: same port on different devices" "no veth device"
 	fi
 done
+ndp_lib_check "dual stack: [::] takes IPv4 unless IPV6_V6ONLY, v4-mapped connect, port rules" \
+	run dual
+# The same carried in UDP: an IPv4 datagram reaches an AF_INET6 listener.
+if [ "$proto" = ndp ]; then
+	ip netns exec "$ns" sysctl -qw net.ndp.udp_port=6652
+	ndp_lib_check "dual stack in UDP (net.ndp.udp_port)" run dual
+	ip netns exec "$ns" sysctl -qw net.ndp.udp_port=0
+else
+	ndp_lib_skip "dual stack in UDP (net.ndp.udp_port)" "TCP run"
+fi
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done

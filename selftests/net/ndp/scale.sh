@@ -9,7 +9,7 @@
 #   - 2000 request/responses, each on a connection picked at random among
 #     them, all intact;
 #   - once the client exits and the server is killed, no connection is
-#     left (/proc/net/ndp_socks) and the kernel log is clean.
+#     left (sock_diag) and the kernel log is clean.
 # The same run over TCP is shown for comparison: kernel memory per idle
 # connection (Slab delta over connections, both ends, as the server runs
 # on the same kernel) and time per request/response (never asserted).
@@ -24,7 +24,7 @@
 
 xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "compares NDP with TCP itself"
-ndp_lib_require_cmd ndp_scale
+ndp_lib_require_cmd ndp_scale ndpctl
 case "$(uname -r)" in
 *-ndp-debug*) def_conns=500 ;;
 *) def_conns=2000 ;;
@@ -72,8 +72,7 @@ left()
 	local t0=$SECONDS n
 
 	while :; do
-		n=$(($(ip netns exec "$ns_a" awk 'NR > 1' /proc/net/ndp_socks | wc -l) +
-		     $(ip netns exec "$ns_b" awk 'NR > 1' /proc/net/ndp_socks | wc -l)))
+		n=$(($(ndp_lib_conns "$ns_a") + $(ndp_lib_conns "$ns_b")))
 		[ "$n" = 0 ] || [ $((SECONDS - t0)) -ge 30 ] && break
 		sleep 0.5
 	done

@@ -89,9 +89,10 @@ xfer_expect_moved "ndp: b received data packets" "$before" "$after" "$ns_b" InDa
 if xfer_is_ndp; then
 	bl_a=$(xfer_delta "$before" "$after" "$ns_a" BacklogRcv)
 	bl_b=$(xfer_delta "$before" "$after" "$ns_b" BacklogRcv)
-	bl_drop=$(( $(xfer_delta "$before" "$after" "$ns_a" BacklogDrop) +
-		    $(xfer_delta "$before" "$after" "$ns_b" BacklogDrop) ))
-	ndp_lib_info "BacklogRcv a $bl_a b $bl_b, BacklogDrop $bl_drop"
+	bd_a=$(xfer_delta "$before" "$after" "$ns_a" BacklogDrop)
+	bd_b=$(xfer_delta "$before" "$after" "$ns_b" BacklogDrop)
+	bl_drop=$((bd_a + bd_b))
+	ndp_lib_info "BacklogRcv a $bl_a b $bl_b, BacklogDrop a $bd_a b $bd_b"
 	if [ $((bl_a + bl_b)) -gt 0 ]; then
 		ndp_lib_pass "ndp: packets processed from the socket backlog"
 	else
