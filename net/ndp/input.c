@@ -1114,7 +1114,6 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	 */
 	cnsk->amp_rx = skb->len + skb_network_header_len(skb);
 	cnsk->mss = ndp_mss_for(sk, ndp_route_mtu(sk, &mtu) ? ETH_DATA_LEN : mtu);
-	ndp_sndbuf_init(sk);
 	cnsk->parent = lsk;
 	cnsk->syn_window = READ_ONCE(nn->init_window);
 	ndp_rtt_init(sk);

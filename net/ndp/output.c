@@ -132,35 +132,6 @@ u32 ndp_mss_for(struct sock *sk, u32 mtu)
 	return min_t(u32, mtu - iph - NDP_HDR_LEN, U16_MAX);
 }
 
-/*
- * Size the send buffer of a connection whose mss is now known, unless the
- * user set SO_SNDBUF: room for twice a window of init_window packets (and
- * the RTO's one packet beyond it), as tcp_sndbuf_expand() sizes TCP's for
- * twice the congestion window.  The pull clock keeps about a window of
- * packets sent and not yet acknowledged (one pull per packet that
- * arrives), and ndp_write_space() wakes a writer only once a third of
- * the buffer is free: with less than about two windows of room, the
- * writer is woken after the queue ran dry, the last packet went out
- * marked LAST (the receiver drops the pulls it still owed) and its next
- * write opens a new unscheduled window on top of the pulled ones.  At MTU
- * 9000 a window of 15 packets is about 150 KB: the default buffer
- * (net.core.wmem_default, 212992) held barely one.  Bounded by tcp_wmem[2],
- * the kernel's bound for a send buffer it sizes itself (as MPTCP's).
- */
-void ndp_sndbuf_init(struct sock *sk)
-{
-	u32 iw = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
-	u64 per = SKB_TRUESIZE(NDP_HEADROOM) + ndp_sk(sk)->mss;
-	u64 want = 2 * ((u64)iw + 1) * per;
-
-	if (sk->sk_userlocks & SOCK_SNDBUF_LOCK)
-		return;
-	want = min_t(u64, want,
-		     READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_wmem[2]));
-	if (want > READ_ONCE(sk->sk_sndbuf))
-		WRITE_ONCE(sk->sk_sndbuf, (int)want);
-}
-
 /* ip_route_output_ports() with the routing mark of the packet's path. */
 static struct rtable *ndp_route_v4(struct net *net, struct sock *sk,
 				   struct flowi4 *fl4,

@@ -872,7 +872,6 @@ int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 	nsk->user_seen = true;
 	ndp_sk_flow(sk, &nsk->flow);
 	nsk->mss = ndp_mss_for(sk, mtu);
-	ndp_sndbuf_init(sk);
 	nsk->ifindex = ifindex;
 	nsk->syn_window = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
 	ndp_rtt_init(sk);
