@@ -360,14 +360,20 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	/* IP's control block, as TCP clears it before ip_queue_xmit(). */
 	memset(skb->cb, 0, max(sizeof(struct inet_skb_parm),
 			       sizeof(struct inet6_skb_parm)));
-	/* The NDP header checksum is that of native NDP (encap.c). */
+	/* In UDP, no address in the pseudo-header: NATs (encap.c). */
+	if (encap)
+		ndp_udp_hdr_csum_set(nh, ndp_ipproto);
 	if (fl->family == AF_INET) {
-		ndp_v4_hdr_csum_set(nh, fl->laddr.s6_addr32[3],
-				    fl->raddr.s6_addr32[3], ndp_ipproto);
+		if (!encap)
+			ndp_v4_hdr_csum_set(nh, fl->laddr.s6_addr32[3],
+					    fl->raddr.s6_addr32[3],
+					    ndp_ipproto);
 		len += sizeof(struct iphdr);
 		tos = READ_ONCE(inet_sk(sk)->tos);
 	} else {
-		ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
+		if (!encap)
+			ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr,
+					    ndp_ipproto);
 		len += sizeof(struct ipv6hdr);
 		tos = READ_ONCE(inet6_sk(sk)->tclass);
 	}
@@ -416,7 +422,8 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 /*
  * Whether @fl's peer is a unicast address by our routes (a first window
  * may come from a subnet's broadcast address: answering it would reach
- * every host of the subnet).
+ * every host of the subnet).  @fl->ifindex is the VRF the packet came in
+ * (ndp_l3mdev_oif()): its table, not the main one, has the peer's route.
  */
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl)
 {
