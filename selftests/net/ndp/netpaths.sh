@@ -36,7 +36,7 @@ case "$(uname -r)" in
 *) size=${NDP_NETPATHS_SIZE:-2M}; big=${NDP_NETPATHS_BIG:-8M} ;;
 esac
 
-ndp_lib_plan 27
+ndp_lib_plan 28
 
 # udp_noports NS: the namespace's Udp NoPorts counter (/proc/net/snmp).
 udp_noports()
@@ -78,7 +78,8 @@ nat()
 	}
 	EOF
 	udp_ports "$ns_c" "$ns_s" || return 1
-	ip netns exec "$ns_c" sysctl -qw net.ndp.udp_fixed_sport=1 || return 1
+	ndp_lib_check "nat: the client sends from udp_port (udp_fixed_sport=1)" \
+		ip netns exec "$ns_c" sysctl -qw net.ndp.udp_fixed_sport=1
 	before=$(xfer_stats "$ns_c" "$ns_s")
 	ndp_lib_check "nat: 2 connections in UDP through masquerade, both ways intact" \
 		xfer_run "$ns_c" "$ns_s" 10.0.2.1 4 "$size" "$size" 2
@@ -93,7 +94,8 @@ nat()
 		"$before" "$after" "$ns_s" EncapOutPkts
 }
 if ! command -v nft >/dev/null 2>&1; then
-	for t in "2 connections in UDP through masquerade, both ways intact" \
+	for t in "the client sends from udp_port (udp_fixed_sport=1)" \
+		 "2 connections in UDP through masquerade, both ways intact" \
 		 "the masquerade rule translated the flow" \
 		 "no header checksum errors at the server (InCsumErrs)" \
 		 "no header checksum errors at the client (InCsumErrs)" \
@@ -110,14 +112,19 @@ fi
 # have no route to the peer.
 vrf_pair()
 {
-	local ns
+	local ns i=1
 
-	NDP_MTU=1500 ndp_lib_topo_pair || return 1
+	ndp_lib_ns_new ns_a ns_b || return 1
+	ndp_lib_link "$ns_a" eth0 "$ns_b" eth0 1500 || return 1
 	for ns in "$ns_a" "$ns_b"; do
 		ip -n "$ns" link add blue type vrf table 10 || return 1
 		ip -n "$ns" link set blue up
+		# Enslaving cycles the link: IPv6 addresses come after.
 		ip -n "$ns" link set eth0 master blue || return 1
+		ip -n "$ns" addr add 10.0.1.$i/24 dev eth0
+		ip -n "$ns" addr add fd00:1::$i/64 dev eth0 nodad
 		ip netns exec "$ns" sysctl -qw net.ipv4.udp_l3mdev_accept=1
+		i=$((i + 1))
 	done
 }
 
@@ -133,8 +140,8 @@ vrf_cell()
 		xfer_run "$ns_a" "$ns_b" "$addr" "$fa" "$size" "$size"
 	after=$(xfer_stats "$ns_a" "$ns_b")
 	na=$(( $(udp_noports "$ns_a") + $(udp_noports "$ns_b") ))
-	xfer_expect_delta "vrf: $name, no InErrs at either end" \
-		"$before" "$after" "$ns_b" 0 InErrs
+	ndp_lib_expect_eq "vrf: $name, no InErrs at either end" "0 0" \
+		"$(xfer_delta "$before" "$after" "$ns_a" InErrs) $(xfer_delta "$before" "$after" "$ns_b" InErrs)"
 	ndp_lib_expect_eq "vrf: $name, no UDP NoPorts" 0 $((na - nb))
 }
 vrf()
