@@ -23,8 +23,15 @@
 #         no UDP NoPorts;
 #   mtu   a 1500-byte device with a 1450-byte route to the peer, no router
 #         to send ICMP: 8 MB each way v4 and v6 (and v4 in UDP) intact,
-#         OutFragmented 0 at both ends (NDP sized its packets from the
-#         device before, and IP fragmented most of them).
+#         OutFragmented 0 at both ends (the packet size comes from the
+#         route's MTU at connect() and at the passive open);
+#   vxlan the issue's case: a VXLAN device of MTU 1500 over a 1500-byte
+#         underlay, its peer's 1450.  The device lowers the inner route's
+#         path MTU to 1450 for the first packet it cannot carry, and sends
+#         no ICMP: 8 MB intact, PmtuRoute moved and OutFragmented at most
+#         two initial windows (the packets cut and sent before the route
+#         changed, and their resends); before the fix NDP kept its 1500-byte
+#         packets and IP fragmented nearly all of them (5745 of 5889).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "NDP-only (TCP needs none of this)"
@@ -36,7 +43,7 @@ case "$(uname -r)" in
 *) size=${NDP_NETPATHS_SIZE:-2M}; big=${NDP_NETPATHS_BIG:-8M} ;;
 esac
 
-ndp_lib_plan 28
+ndp_lib_plan 31
 
 # udp_noports NS: the namespace's Udp NoPorts counter (/proc/net/snmp).
 udp_noports()
@@ -185,6 +192,34 @@ mtu()
 	mtu_cell "UDP v4" 4 10.0.1.2
 }
 mtu || ndp_lib_fail "mtu: topology"
+
+vxlan()
+{
+	local before after iw
+	ndp_lib_ns_new ns_a ns_b || return 1
+	ndp_lib_link "$ns_a" eth0 "$ns_b" eth0 1500 || return 1
+	ip -n "$ns_a" addr add 10.9.0.1/24 dev eth0
+	ip -n "$ns_b" addr add 10.9.0.2/24 dev eth0
+	# No lower device: MTU 1500 whatever the underlay carries.
+	ip -n "$ns_a" link add vx0 mtu 1500 type vxlan id 42 remote 10.9.0.2 \
+		dstport 4789 || return 1
+	ip -n "$ns_b" link add vx0 type vxlan id 42 remote 10.9.0.1 \
+		dstport 4789 dev eth0 || return 1
+	ip -n "$ns_a" link set vx0 up
+	ip -n "$ns_b" link set vx0 up
+	ip -n "$ns_a" addr add 10.0.1.1/24 dev vx0
+	ip -n "$ns_b" addr add 10.0.1.2/24 dev vx0
+	iw=$(ip netns exec "$ns_a" sysctl -n net.ndp.init_window)
+	before=$(xfer_stats "$ns_a" "$ns_b")
+	ndp_lib_check "vxlan: route MTU lowered by the device, $big intact" \
+		xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 "$big" 0 1 600
+	after=$(xfer_stats "$ns_a" "$ns_b")
+	xfer_expect_moved "vxlan: the packet size followed the route (PmtuRoute)" \
+		"$before" "$after" "$ns_a" PmtuRoute
+	ndp_lib_expect_le "vxlan: OutFragmented at most two initial windows" \
+		$((2 * iw)) "$(xfer_delta "$before" "$after" "$ns_a" OutFragmented)"
+}
+vxlan || ndp_lib_fail "vxlan: topology" "no VXLAN device (CONFIG_VXLAN)?"
 
 ndp_lib_check "no kernel splat" ndp_lib_dmesg_clean
 ndp_lib_done
