@@ -46,7 +46,8 @@
  *     With --udp PORT the NDP packet (header and payload, unchanged but
  *     for its header checksum, whose pseudo-header has --proto and no
  *     addresses, ndp-wire.rst "NDP in UDP") is the payload of a UDP
- *     datagram to PORT (NDP over UDP), from --udp-sport or by default from 49152 + psn % 16384 (path entropy).
+ *     datagram to PORT (NDP over UDP), from --udp-sport or by default
+ *     from 49152 + psn % 16384 (path entropy).
  *     Every packet gets the next psn, starting at --psn (default 1), so a
  *     receiver can tell the order in which they were sent.  The payload
  *     of DATA packet psn P is the byte sequence (P + i) & 0xff, and pcsum
