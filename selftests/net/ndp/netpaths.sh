@@ -20,7 +20,8 @@
 #         with net.ipv4.udp_l3mdev_accept=1, intact, no InErrs at the
 #         receiver (the first packets were dropped as INVALID_PROTO: the
 #         unicast check looked the peer up in the main table) and, in UDP,
-#         no UDP NoPorts;
+#         no UDP NoPorts; and native v6 with a listener bound to no device
+#         (its connections looked their routes up in the main table);
 #   mtu   a 1500-byte device with a 1450-byte route to the peer, no router
 #         to send ICMP: 8 MB each way v4 and v6 (and v4 in UDP) intact,
 #         OutFragmented 0 at both ends (the packet size comes from the
@@ -43,7 +44,7 @@ case "$(uname -r)" in
 *) size=${NDP_NETPATHS_SIZE:-2M}; big=${NDP_NETPATHS_BIG:-8M} ;;
 esac
 
-ndp_lib_plan 31
+ndp_lib_plan 34
 
 # udp_noports NS: the namespace's Udp NoPorts counter (/proc/net/snmp).
 udp_noports()
@@ -135,14 +136,15 @@ vrf_pair()
 	done
 }
 
-# vrf_cell NAME FAMILY ADDR: one transfer each way in the VRF, InErrs 0
-# at both ends, no UDP NoPorts.
+# vrf_cell NAME FAMILY ADDR [SERVER_DEV]: one transfer each way in the
+# VRF (the server's sockets bound to SERVER_DEV, default the VRF), InErrs
+# 0 at both ends, no UDP NoPorts.
 vrf_cell()
 {
-	local name=$1 fa=$2 addr=$3 before after nb na
+	local name=$1 fa=$2 addr=$3 sdev=${4-blue} before after nb na
 	before=$(xfer_stats "$ns_a" "$ns_b")
 	nb=$(( $(udp_noports "$ns_a") + $(udp_noports "$ns_b") ))
-	XFER_SERVER_DEV=blue XFER_CLIENT_DEV=blue \
+	XFER_SERVER_DEV=$sdev XFER_CLIENT_DEV=blue \
 		ndp_lib_check "vrf: $name, both ways intact" \
 		xfer_run "$ns_a" "$ns_b" "$addr" "$fa" "$size" "$size"
 	after=$(xfer_stats "$ns_a" "$ns_b")
@@ -159,6 +161,9 @@ vrf()
 	fi
 	vrf_cell "native v4" 4 10.0.1.2
 	vrf_cell "native v6" 6 fd00:1::2
+	# A listener bound to no device: its connections route in the VRF
+	# their first packet came in.
+	vrf_cell "native v6, listener unbound" 6 fd00:1::2 ""
 	udp_ports "$ns_a" "$ns_b" || return 1
 	vrf_cell "UDP v4" 4 10.0.1.2
 	vrf_cell "UDP v6" 6 fd00:1::2
