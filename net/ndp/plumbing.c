@@ -138,6 +138,14 @@ int ndp_l3mdev_oif(struct net *net, int ifindex)
 	return ifindex ? l3mdev_master_ifindex_by_index(net, ifindex) : 0;
 }
 
+/* ndp_l3mdev_oif() of a packet being received: no lookup outside a VRF. */
+static int ndp_skb_l3mdev_oif(const struct sk_buff *skb)
+{
+	if (!netif_is_l3_master(skb->dev) && !netif_is_l3_slave(skb->dev))
+		return 0;
+	return ndp_l3mdev_oif(dev_net(skb->dev), skb->skb_iif);
+}
+
 /*
  * The checks both families' handlers make, then the packet's way in.
  * @encap: it came in UDP (ndp_udp_rcv()), its header checksum has no
@@ -190,7 +198,7 @@ static int __ndp_v4_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 		goto bad;
 	}
 	ndp_flow_rcv_v4(&fl, iph, nh);
-	fl.ifindex = ndp_l3mdev_oif(net, skb->skb_iif);
+	fl.ifindex = ndp_skb_l3mdev_oif(skb);
 	fl.encap_dport = rport;
 	if (list)
 		return ndp_rcv_list(skb, list, &fl);
@@ -433,7 +441,7 @@ static int __ndp_v6_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 		goto bad;
 	}
 	ndp_flow_rcv_v6(&fl, ip6h, nh);
-	fl.ifindex = ndp_l3mdev_oif(net, skb->skb_iif);
+	fl.ifindex = ndp_skb_l3mdev_oif(skb);
 	fl.encap_dport = rport;
 	if (list)
 		return ndp_rcv_list(skb, list, &fl);

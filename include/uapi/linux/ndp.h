@@ -136,10 +136,11 @@ enum ndp_pkt_type {
  *	(source and destination address, protocol, header length) and the
  *	header with @hcsum zero.  Carried in UDP, the pseudo-header has no
  *	addresses (protocol and header length only), so that a NAT that
- *	rewrites the outer addresses leaves it valid.  It does not cover the payload, so it stays
- *	valid after trimming; switches that change @flags or @detours update
- *	it incrementally.  Swapping source and destination (return to sender)
- *	leaves it valid, as the sum is commutative.
+ *	rewrites the outer addresses leaves it valid.  It does not cover
+ *	the payload, so it stays valid after trimming; switches that change
+ *	@flags or @detours update it incrementally.  Swapping source and
+ *	destination (return to sender) leaves it valid, as the sum is
+ *	commutative.
  * @pcsum: payload checksum: Internet checksum of the payload alone, 0 when
  *	there is no payload.  Not checked on trimmed packets; 0x0000 and
  *	0xffff compare equal (ndp_pcsum_equal()).
