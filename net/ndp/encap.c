@@ -27,7 +27,7 @@
  * &ndp_flow.encap_dport), from its udp_port, which the NAT maps back.
  * Connections are found by addresses, ports and nonce as they arrive, the
  * NAT's address included; admission cookies and tokens name that address
- * (ndp-transport.rst, "Deploying NDP" in ndp.rst).
+ * (ndp.rst, "Deploying NDP").
  *
  * The UDP source port is the path entropy.  Control packets and the plain
  * route of a connection use one port hashed from its addresses and ports
