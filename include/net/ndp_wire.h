@@ -150,6 +150,30 @@ static inline bool ndp_v6_hdr_csum_ok(const struct ndphdr *nh,
 }
 
 /*
+ * NDP carried in UDP: the pseudo-header names no address, only the
+ * protocol and the header length (the sum IPv4's and IPv6's pseudo-headers
+ * have with all-zero addresses, the same in both families).  A NAT
+ * rewrites the outer addresses and fixes the UDP checksum that covers
+ * them; the NDP header stays valid.  See ndp-wire.rst, "NDP in UDP".
+ */
+static inline __sum16 ndp_udp_hdr_csum(const struct ndphdr *nh, u8 proto)
+{
+	return csum_tcpudp_magic(0, 0, NDP_HDR_LEN, proto,
+				 ndp_hdr_csum_partial(nh));
+}
+
+static inline void ndp_udp_hdr_csum_set(struct ndphdr *nh, u8 proto)
+{
+	nh->hcsum = 0;
+	nh->hcsum = ndp_udp_hdr_csum(nh, proto);
+}
+
+static inline bool ndp_udp_hdr_csum_ok(const struct ndphdr *nh, u8 proto)
+{
+	return !ndp_udp_hdr_csum(nh, proto);
+}
+
+/*
  * Set or clear switch-owned flags in flight and keep the header checksum
  * valid (RFC 1624 incremental update).  The header must be writable.
  */

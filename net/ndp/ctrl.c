@@ -161,6 +161,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &ndp_udp_port_max,
 	},
+	NDP_SYSCTL("udp_fixed_sport", udp_fixed_sport, SYSCTL_ZERO, SYSCTL_ONE),
 	{ }
 };
 

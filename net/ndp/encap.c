@@ -11,13 +11,23 @@
  *   IP (protocol 17) | UDP (source: path entropy, destination: udp_port,
  *   checksum 0) | NDP header | payload
  *
- * The NDP header is the native one, header checksum included, computed
- * with the same pseudo-header (addresses and ndp_ipproto, never 17): a
- * packet's NDP bytes do not depend on how it travels, so sch_ndp trims,
- * prioritises and detours it the same way (its udp-port option).  The UDP
- * checksum is zero in both families (RFC 6935 and 6936 allow it for
+ * The NDP header is the native one but for its header checksum, whose
+ * pseudo-header names no address (ndp_udp_hdr_csum(): ndp_ipproto, never
+ * 17, and the header length): a NAT rewrites the outer addresses, and a
+ * checksum over them would fail at the receiver.  sch_ndp trims,
+ * prioritises and detours it the same way (its udp-port option; its
+ * in-flight updates are incremental, whatever the pseudo-header).  The
+ * UDP checksum is zero in both families (RFC 6935 and 6936 allow it for
  * tunnels over IPv6): NDP's own header and payload checksums protect the
  * packet end to end.
+ *
+ * Through a NAT: a host behind one sets net.ndp.udp_fixed_sport and sends
+ * every datagram from udp_port, which the NAT maps to a port of its own;
+ * the peer answers at the source port it sees (ndp_encap_rport(),
+ * &ndp_flow.encap_dport), from its udp_port, which the NAT maps back.
+ * Connections are found by addresses, ports and nonce as they arrive, the
+ * NAT's address included; admission cookies and tokens name that address
+ * (ndp.rst, "Deploying NDP").
  *
  * The UDP source port is the path entropy.  Control packets and the plain
  * route of a connection use one port hashed from its addresses and ports
@@ -79,6 +89,30 @@ __be16 ndp_encap_sport(const struct ndp_flow *fl)
 	return htons(NDP_ENCAP_SPORT_MIN + h % NDP_ENCAP_SPORT_SPAN);
 }
 
+/**
+ * ndp_encap_rport() - where to answer a peer whose datagram came from @sport
+ * @net: the namespace.
+ * @sport: the UDP source port of the datagram, as it arrived.
+ *
+ * A sender sends from an entropy port (49152-65535), which it does not
+ * receive at, unless it has net.ndp.udp_fixed_sport set: then from its
+ * udp_port, and a NAT in between may have mapped that to any port.  A
+ * source port outside the entropy range (or our own udp_port) is thus
+ * one the peer receives at: packets to it go to that port from our
+ * udp_port, so that they match the NAT's mapping in reverse.
+ *
+ * Return: @sport, or 0 (send to net.ndp.udp_port, from entropy ports).
+ */
+__be16 ndp_encap_rport(struct net *net, __be16 sport)
+{
+	u16 port = ntohs(sport);
+
+	if (port && (port < NDP_ENCAP_SPORT_MIN ||
+		     port == READ_ONCE(ndp_pernet(net)->udp_port)))
+		return sport;
+	return 0;
+}
+
 /* A random port of the same range for a sprayed path (path.c). */
 __be16 ndp_encap_sport_random(void)
 {
@@ -127,6 +161,17 @@ void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 {
 	__be16 sport = fl->encap_sport ?: ndp_encap_sport(fl);
 
+	/*
+	 * A peer that receives at a port of its own (behind a NAT) gets
+	 * packets from udp_port, which its NAT maps back to it; with
+	 * udp_fixed_sport (we are behind one) every packet leaves from it.
+	 */
+	if (fl->encap_dport) {
+		sport = dport;
+		dport = fl->encap_dport;
+	} else if (READ_ONCE(ndp_pernet(sock_net(sk))->udp_fixed_sport)) {
+		sport = dport;
+	}
 	/* iptunnel_xmit() counts into a tunnel device's stats if set. */
 	skb->dev = NULL;
 	/* The tunnel output counts its recursion per CPU (this_cpu ops). */
@@ -176,13 +221,11 @@ void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 static int ndp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct net *net = sock_net(sk);
+	__be16 sport = udp_hdr(skb)->source;
 
 	NDP_INC_STATS(net, NDP_MIB_ENCAPINPKTS);
 	__skb_pull(skb, sizeof(struct udphdr));
-	if (skb->protocol == htons(ETH_P_IP))
-		ndp_v4_rcv(skb);
-	else
-		ndp_v6_rcv(skb);
+	ndp_udp_rcv(skb, ndp_encap_rport(net, sport));
 	return 0;
 }
 

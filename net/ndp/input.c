@@ -1104,6 +1104,11 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	cnsk->nonce = fl->nonce;
 	cnsk->flow = *fl;
 	cnsk->flow.ifindex = lsk->sk_bound_dev_if;
+	if (!lsk->sk_bound_dev_if && fl->ifindex) {
+		/* Opened in a VRF: its routes are in the VRF's table. */
+		cnsk->flow.ifindex = fl->ifindex;
+		sk->sk_bound_dev_if = fl->ifindex;
+	}
 	if (fl->family == AF_INET6 &&
 	    ipv6_addr_type(&fl->raddr) & IPV6_ADDR_LINKLOCAL) {
 		/* A link-local peer is only reachable on its link (as TCP). */
@@ -1192,6 +1197,8 @@ static void ndp_listen_backlog_rcv(struct sock *lsk, struct sk_buff *skb)
 		ndp_flow_rcv_v4(&fl, ip_hdr(skb), ndp_hdr(skb));
 	else
 		ndp_flow_rcv_v6(&fl, ipv6_hdr(skb), ndp_hdr(skb));
+	fl.ifindex = ndp_l3mdev_oif(sock_net(lsk), skb->skb_iif);
+	fl.encap_dport = bcb->encap_dport;
 	sk = ndp_passive_open(lsk, skb, &fl, proof, &created, &challenge);
 	reason = ndp_listen_done(lsk, sk, skb, &fl, created, challenge);
 	if (!sk) {
@@ -1414,6 +1421,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl)
 				bcb->kind = NDP_BL_LISTEN;
 				bcb->proof = proof;
 				bcb->corrupt = corrupt;
+				bcb->encap_dport = fl->encap_dport;
 				reason = ndp_add_backlog(lsk, skb) ?
 					SKB_NOT_DROPPED_YET :
 					SKB_DROP_REASON_SOCKET_BACKLOG;

@@ -233,6 +233,10 @@ enum ndp_mib_field {
 	 * socket, done when it released it
 	 */
 	NDP_MIB_DEFERRED,
+	/* PmtuRoute: the route's MTU, dropped without an ICMP error reaching
+	 * us, lowered a connection's packet size
+	 */
+	NDP_MIB_PMTUROUTE,
 	NDP_MIB_MAX
 };
 

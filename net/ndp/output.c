@@ -360,14 +360,20 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	/* IP's control block, as TCP clears it before ip_queue_xmit(). */
 	memset(skb->cb, 0, max(sizeof(struct inet_skb_parm),
 			       sizeof(struct inet6_skb_parm)));
-	/* The NDP header checksum is that of native NDP (encap.c). */
+	/* In UDP, no address in the pseudo-header: NATs (encap.c). */
+	if (encap)
+		ndp_udp_hdr_csum_set(nh, ndp_ipproto);
 	if (fl->family == AF_INET) {
-		ndp_v4_hdr_csum_set(nh, fl->laddr.s6_addr32[3],
-				    fl->raddr.s6_addr32[3], ndp_ipproto);
+		if (!encap)
+			ndp_v4_hdr_csum_set(nh, fl->laddr.s6_addr32[3],
+					    fl->raddr.s6_addr32[3],
+					    ndp_ipproto);
 		len += sizeof(struct iphdr);
 		tos = READ_ONCE(inet_sk(sk)->tos);
 	} else {
-		ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr, ndp_ipproto);
+		if (!encap)
+			ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr,
+					    ndp_ipproto);
 		len += sizeof(struct ipv6hdr);
 		tos = READ_ONCE(inet6_sk(sk)->tclass);
 	}
@@ -416,7 +422,8 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 /*
  * Whether @fl's peer is a unicast address by our routes (a first window
  * may come from a subnet's broadcast address: answering it would reach
- * every host of the subnet).
+ * every host of the subnet).  @fl->ifindex is the VRF the packet came in
+ * (ndp_l3mdev_oif()): its table, not the main one, has the peer's route.
  */
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl)
 {
@@ -1099,15 +1106,44 @@ static u16 ndp_last_flag(struct ndp_sock *nsk)
 	return NDP_F_LAST;
 }
 
+/*
+ * A route's MTU can drop with no ICMP error for us to believe: a tunnel
+ * device (VXLAN, Geneve, ...) lowers the inner route's path MTU itself for
+ * a local packet its underlay cannot carry, UDP takes an IPv6 Packet Too
+ * Big for our tunnel before we see it (encap.c), a route is changed with
+ * "ip route ... mtu N".  As TCP's tcp_current_mss() follows the route at
+ * each send, the packet size follows the plain route's MTU down before
+ * new data leaves (under the socket lock; the route comes from the socket's
+ * cache, looked up again when stale, as the transmit path will).
+ */
+static void ndp_sync_mss(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct dst_entry *dst;
+	u32 mss;
+
+	dst = ndp_dst_plain(sk, &nsk->flow, READ_ONCE(sk->sk_mark));
+	if (IS_ERR(dst))
+		return;
+	mss = ndp_mss_for(sk, dst_mtu(dst));
+	dst_release(dst);
+	if (mss < nsk->mss) {
+		WRITE_ONCE(nsk->mss, mss);
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_PMTUROUTE);
+	}
+}
+
 static void ndp_send_new(struct sock *sk, u16 flags,
 			 struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb = nsk->send_head;
 
+	ndp_sync_mss(sk);
 	/*
-	 * Cut by a sendmsg() that read the mss before ndp_rcv_icmp() lowered
-	 * it, or left whole by a re-cut that found no memory: try now.
+	 * Cut by a sendmsg() that read the mss before ndp_rcv_icmp() or
+	 * ndp_sync_mss() lowered it, or left whole by a re-cut that found no
+	 * memory: try now.
 	 */
 	if (unlikely(skb->len > READ_ONCE(nsk->mss))) {
 		ndp_recut_unsent(sk, skb);

@@ -25,6 +25,7 @@
 #include <net/ip6_route.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/l3mdev.h>
 #include <net/protocol.h>
 #include <net/route.h>
 #include <net/sock.h>
@@ -119,8 +120,39 @@ bad:
 	return 0;
 }
 
-/* IPv4 receive handler; also of NDP carried in UDP (encap.c). */
-int ndp_v4_rcv(struct sk_buff *skb)
+/**
+ * ndp_l3mdev_oif() - the VRF a packet arrived in, as the oif of the routes
+ * that answer it
+ * @net: the namespace.
+ * @ifindex: the packet's skb_iif (a VRF device, or a device in a VRF).
+ *
+ * A packet received in a VRF is answered in its table, as TCP answers
+ * with ip_send_unicast_reply(): the route lookups of its replies, of the
+ * unicast check of its sender and of a connection it opens name the VRF
+ * device as their oif.
+ *
+ * Return: the VRF device's ifindex, or 0 outside any VRF.
+ */
+int ndp_l3mdev_oif(struct net *net, int ifindex)
+{
+	return ifindex ? l3mdev_master_ifindex_by_index(net, ifindex) : 0;
+}
+
+/* ndp_l3mdev_oif() of a packet being received: no lookup outside a VRF. */
+static int ndp_skb_l3mdev_oif(const struct sk_buff *skb)
+{
+	if (!netif_is_l3_master(skb->dev) && !netif_is_l3_slave(skb->dev))
+		return 0;
+	return ndp_l3mdev_oif(dev_net(skb->dev), skb->skb_iif);
+}
+
+/*
+ * The checks both families' handlers make, then the packet's way in.
+ * @encap: it came in UDP (ndp_udp_rcv()), its header checksum has no
+ * addresses in its pseudo-header; @rport: the UDP port to answer at
+ * (&ndp_flow.encap_dport).
+ */
+static int __ndp_v4_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 {
 	struct net *net = dev_net(skb->dev);
 	enum skb_drop_reason reason;
@@ -129,9 +161,15 @@ int ndp_v4_rcv(struct sk_buff *skb)
 	struct rtable *rt;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
-	bool freed;
+	bool freed, ok;
 
 	if (skb_is_gso(skb)) {
+		/* GSO and GRO batches are native NDP's (offload.c). */
+		if (encap) {
+			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
+			return 0;
+		}
 		list = ndp_gro_unbatch(skb, &freed);
 		if (!list)
 			return freed ? 0 : ndp_rcv_gso(skb, true);
@@ -149,12 +187,19 @@ int ndp_v4_rcv(struct sk_buff *skb)
 	    ipv4_is_multicast(iph->saddr) || ipv4_is_lbcast(iph->saddr) ||
 	    ipv4_is_zeronet(iph->saddr))
 		goto bad;
-	if (!ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr, ndp_ipproto)) {
+	if (encap)
+		ok = ndp_udp_hdr_csum_ok(nh, ndp_ipproto);
+	else
+		ok = ndp_v4_hdr_csum_ok(nh, iph->saddr, iph->daddr,
+					ndp_ipproto);
+	if (!ok) {
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
 		reason = SKB_DROP_REASON_SKB_CSUM;
 		goto bad;
 	}
 	ndp_flow_rcv_v4(&fl, iph, nh);
+	fl.ifindex = ndp_skb_l3mdev_oif(skb);
+	fl.encap_dport = rport;
 	if (list)
 		return ndp_rcv_list(skb, list, &fl);
 	return ndp_rcv(skb, &fl);
@@ -163,6 +208,12 @@ bad:
 	kfree_skb_list_reason(list, reason);
 	kfree_skb_reason(skb, reason);
 	return 0;
+}
+
+/* IPv4 receive handler. */
+int ndp_v4_rcv(struct sk_buff *skb)
+{
+	return __ndp_v4_rcv(skb, false, 0);
 }
 
 static void ndp_v4_update_pmtu(struct sk_buff *skb, struct net *net, u32 mtu)
@@ -348,8 +399,8 @@ static int ndp_v4_err(struct sk_buff *skb, u32 info)
 	return 0;
 }
 
-/* IPv6 receive handler; also of NDP carried in UDP (encap.c). */
-int ndp_v6_rcv(struct sk_buff *skb)
+/* As __ndp_v4_rcv(), for IPv6. */
+static int __ndp_v6_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 {
 	struct net *net = dev_net(skb->dev);
 	enum skb_drop_reason reason;
@@ -357,9 +408,14 @@ int ndp_v6_rcv(struct sk_buff *skb)
 	struct sk_buff *list = NULL;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
-	bool freed;
+	bool freed, ok;
 
 	if (skb_is_gso(skb)) {
+		if (encap) {
+			NDP_INC_STATS(net, NDP_MIB_INERRS);
+			kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
+			return 0;
+		}
 		list = ndp_gro_unbatch(skb, &freed);
 		if (!list)
 			return freed ? 0 : ndp_rcv_gso(skb, false);
@@ -375,12 +431,19 @@ int ndp_v6_rcv(struct sk_buff *skb)
 	    ipv6_addr_is_multicast(&ip6h->saddr) ||
 	    ipv6_addr_any(&ip6h->saddr))
 		goto bad;
-	if (!ndp_v6_hdr_csum_ok(nh, &ip6h->saddr, &ip6h->daddr, ndp_ipproto)) {
+	if (encap)
+		ok = ndp_udp_hdr_csum_ok(nh, ndp_ipproto);
+	else
+		ok = ndp_v6_hdr_csum_ok(nh, &ip6h->saddr, &ip6h->daddr,
+					ndp_ipproto);
+	if (!ok) {
 		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
 		reason = SKB_DROP_REASON_SKB_CSUM;
 		goto bad;
 	}
 	ndp_flow_rcv_v6(&fl, ip6h, nh);
+	fl.ifindex = ndp_skb_l3mdev_oif(skb);
+	fl.encap_dport = rport;
 	if (list)
 		return ndp_rcv_list(skb, list, &fl);
 	return ndp_rcv(skb, &fl);
@@ -389,6 +452,25 @@ bad:
 	kfree_skb_list_reason(list, reason);
 	kfree_skb_reason(skb, reason);
 	return 0;
+}
+
+/* IPv6 receive handler. */
+int ndp_v6_rcv(struct sk_buff *skb)
+{
+	return __ndp_v6_rcv(skb, false, 0);
+}
+
+/**
+ * ndp_udp_rcv() - an NDP packet that came in UDP (encap.c)
+ * @skb: skb->data at the NDP header, the UDP header stripped.
+ * @rport: the UDP port to answer the peer at (&ndp_flow.encap_dport), 0
+ *	for net.ndp.udp_port.
+ */
+int ndp_udp_rcv(struct sk_buff *skb, __be16 rport)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return __ndp_v4_rcv(skb, true, rport);
+	return __ndp_v6_rcv(skb, true, rport);
 }
 
 /**

@@ -272,6 +272,7 @@ struct ndp_net {
 	struct mutex		encap_lock;	/* udp_port and its sockets */
 	bool			encap_dead;
 	u32			udp_port;
+	u32			udp_fixed_sport;
 	struct socket		*encap_sock4;
 	struct socket		*encap_sock6;
 	struct sock		*ctl_sk4;	/* replies of no socket */
@@ -343,7 +344,12 @@ struct ndp_pullq {
  * host.  IPv4 addresses are kept in v4-mapped form so one lookup serves
  * both families; @family says which header to build.  @flowlabel is
  * set only in the copy made for a packet on a flow-label path (path.c);
- * 0 otherwise, and never part of a lookup key.
+ * 0 otherwise, and never part of a lookup key.  @ifindex: the device
+ * routes towards the peer are bound to (SO_BINDTODEVICE, a link-local
+ * peer's link, or the VRF a packet arrived in), 0 for none.
+ * @encap_dport: NDP in UDP, the UDP port the peer receives at when it
+ * is not net.ndp.udp_port (a peer behind a NAT, ndp_encap_rport());
+ * packets to it then leave from udp_port.  Neither is a lookup key.
  */
 struct ndp_flow {
 	struct in6_addr	laddr;
@@ -355,6 +361,7 @@ struct ndp_flow {
 	int		ifindex;
 	__be32		flowlabel;
 	__be16		encap_sport;
+	__be16		encap_dport;
 };
 
 /**
@@ -749,6 +756,7 @@ struct ndp_backlog_cb {
 	u8	kind;		/* NDP_BL_* */
 	u8	corrupt:1,	/* DATA with a bad payload checksum */
 		opened:1;	/* the packet that created the connection */
+	__be16	encap_dport;	/* listener: &ndp_flow.encap_dport */
 };
 
 enum {
@@ -959,6 +967,7 @@ void ndp_encap_net_init(struct ndp_net *nn);
 void ndp_encap_net_exit(struct ndp_net *nn);
 __be16 ndp_encap_sport(const struct ndp_flow *fl);
 __be16 ndp_encap_sport_random(void);
+__be16 ndp_encap_rport(struct net *net, __be16 sport);
 void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 		    struct dst_entry *dst, struct sk_buff *skb, __be16 dport,
 		    u8 tos);
@@ -994,6 +1003,8 @@ static inline void ndp_encap_xmit(struct sock *sk,
 /* plumbing.c */
 int ndp_v4_rcv(struct sk_buff *skb);
 int ndp_v6_rcv(struct sk_buff *skb);
+int ndp_udp_rcv(struct sk_buff *skb, __be16 rport);
+int ndp_l3mdev_oif(struct net *net, int ifindex);
 void ndp_err(struct sk_buff *skb, struct net *net, struct ndp_flow *fl,
 	     const struct ndphdr *q, u32 mtu, int err);
 void ndp_v4_icmp(struct sk_buff *skb, unsigned int off, u32 info);

@@ -136,6 +136,29 @@ static void ndp_wire_test_v6_csum(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ndp_v6_hdr_csum_ok(&nh, &s, &d, IPPROTO_NDP));
 }
 
+/*
+ * NDP in UDP: no address in the pseudo-header, so the sum is the one both
+ * families' pseudo-headers give with all-zero addresses, and a NAT's
+ * rewrite of the addresses leaves it valid.
+ */
+static void ndp_wire_test_udp_csum(struct kunit *test)
+{
+	struct in6_addr z6 = {};
+	struct ndphdr nh, ref;
+
+	ndp_test_fill(&nh);
+	ref = nh;
+	ndp_udp_hdr_csum_set(&nh, IPPROTO_NDP);
+	KUNIT_EXPECT_EQ(test, ntohs((__force __be16)nh.hcsum),
+			ndp_test_ref_v4(&ref, 0, 0, IPPROTO_NDP));
+	KUNIT_EXPECT_TRUE(test, ndp_udp_hdr_csum_ok(&nh, IPPROTO_NDP));
+	KUNIT_EXPECT_TRUE(test, ndp_v4_hdr_csum_ok(&nh, 0, 0, IPPROTO_NDP));
+	KUNIT_EXPECT_TRUE(test, ndp_v6_hdr_csum_ok(&nh, &z6, &z6, IPPROTO_NDP));
+	KUNIT_EXPECT_FALSE(test, ndp_udp_hdr_csum_ok(&nh, IPPROTO_NDP + 1));
+	ndp_hdr_update_flags(&nh, NDP_F_TRIMMED, 0);
+	KUNIT_EXPECT_TRUE(test, ndp_udp_hdr_csum_ok(&nh, IPPROTO_NDP));
+}
+
 static void ndp_wire_test_sanity(struct kunit *test)
 {
 	struct ndphdr nh;
@@ -211,6 +234,7 @@ static struct kunit_case ndp_wire_test_cases[] = {
 	KUNIT_CASE(ndp_wire_test_v4_csum),
 	KUNIT_CASE(ndp_wire_test_switch_updates),
 	KUNIT_CASE(ndp_wire_test_v6_csum),
+	KUNIT_CASE(ndp_wire_test_udp_csum),
 	KUNIT_CASE(ndp_wire_test_sanity),
 	KUNIT_CASE(ndp_wire_test_pcsum_complete),
 	{}

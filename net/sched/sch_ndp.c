@@ -34,10 +34,11 @@
  * the packet (cb->encap) so that trimming also fixes the UDP length and
  * diverted packets are routed as UDP.  The flow hash uses the NDP ports,
  * never the UDP source port (path entropy: a sprayed connection stays
- * one flow).  The NDP header checksum uses ndp.ko's pseudo-header either
- * way (protocol ipproto, not UDP), so the incremental updates below keep
- * it valid; they also leave the sum of the NDP header unchanged, hence
- * any UDP checksum over it.  Encapsulated NDP travels with UDP checksum
+ * one flow).  The NDP header checksum's pseudo-header names ipproto, not
+ * UDP (in UDP without the addresses, so that NATs leave it valid), and
+ * the incremental updates below keep it valid either way; they also
+ * leave the sum of the NDP header unchanged, hence any UDP checksum over
+ * it.  Encapsulated NDP travels with UDP checksum
  * 0 (RFC 6935/6936); an IPv6 datagram with a non-zero one was not sent
  * by that convention and is other traffic, an IPv4 one keeps a correct
  * checksum when trimmed (recomputed over what is left).  NDP never

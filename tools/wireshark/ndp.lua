@@ -4,7 +4,8 @@
 -- IP protocol 253 (preference "ndpt.ipproto") or carried in UDP to a port
 -- (preference "ndpt.udp_port", net.ndp.udp_port; 0: none), the 40-byte header, its
 -- options (doff > 10) and the payload.  Every field and flag is decoded;
--- the header checksum (over the pseudo-header and the header) and the
+-- the header checksum (over the pseudo-header, in UDP without the
+-- addresses, and the header) and the
 -- payload checksum are verified; trimmed and returned-to-sender packets
 -- are marked; each connection (ports + nonce, both directions) gets a
 -- stream index, "ndpt.stream".
@@ -132,6 +133,7 @@ local ip_src = Field.new("ip.src")
 local ip_dst = Field.new("ip.dst")
 local ip6_src = Field.new("ipv6.src")
 local ip6_dst = Field.new("ipv6.dst")
+local udp_sport = Field.new("udp.srcport")
 
 -- The last value of a field: the innermost header when IP is tunnelled.
 local function last(field)
@@ -159,7 +161,10 @@ local function fold(acc)
 end
 
 -- The pseudo-header of the header checksum (ndp-wire.rst): addresses,
--- protocol, length 40; as for TCP (IPv4) or RFC 8200 8.1 (IPv6).
+-- protocol, length 40; as for TCP (IPv4) or RFC 8200 8.1 (IPv6).  NDP
+-- carried in UDP (a UDP header after the IP header nearest to NDP) has
+-- no addresses in it, only the protocol and the length, so that NATs
+-- leave it valid.
 local function pseudo_sum()
 	local proto = ndp.prefs.ipproto
 	local s4, d4 = last(ip_src), last(ip_dst)
@@ -170,6 +175,8 @@ local function pseudo_sum()
 		s, d = s6, d6
 	end
 	if not s or not d then return nil end
+	local u = last(udp_sport)
+	if u and u.offset > s.offset then return proto + NDP_HDR_LEN end
 	return sum16(d.range:bytes(), sum16(s.range:bytes(), 0)) + proto + NDP_HDR_LEN
 end
 
@@ -350,7 +357,8 @@ end
 
 local registered, registered_udp = nil, nil
 
--- The header checksum's pseudo-header names ndpt.ipproto in both cases.
+-- The header checksum's pseudo-header names ndpt.ipproto in both cases
+-- (in UDP without the addresses).
 local function ndp_register()
 	local tbl = DissectorTable.get("ip.proto")
 	if registered then tbl:remove(registered, ndp) end

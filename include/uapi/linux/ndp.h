@@ -134,10 +134,13 @@ enum ndp_pkt_type {
  * @detours: number of times switches detoured this packet (OPF).
  * @hcsum: header checksum: Internet checksum over a pseudo-header
  *	(source and destination address, protocol, header length) and the
- *	header with @hcsum zero.  It does not cover the payload, so it stays
- *	valid after trimming; switches that change @flags or @detours update
- *	it incrementally.  Swapping source and destination (return to sender)
- *	leaves it valid, as the sum is commutative.
+ *	header with @hcsum zero.  Carried in UDP, the pseudo-header has no
+ *	addresses (protocol and header length only), so that a NAT that
+ *	rewrites the outer addresses leaves it valid.  It does not cover
+ *	the payload, so it stays valid after trimming; switches that change
+ *	@flags or @detours update it incrementally.  Swapping source and
+ *	destination (return to sender) leaves it valid, as the sum is
+ *	commutative.
  * @pcsum: payload checksum: Internet checksum of the payload alone, 0 when
  *	there is no payload.  Not checked on trimmed packets; 0x0000 and
  *	0xffff compare equal (ndp_pcsum_equal()).

@@ -43,10 +43,11 @@
  *                           tunnel convention of RFC 6935/6936)
  *              ulen=N       --udp: UDP length field N (a lie; default
  *                           the datagram's length)
- *     With --udp PORT the NDP packet (header and payload, unchanged: its
- *     header checksum still uses the pseudo-header with --proto) is the
- *     payload of a UDP datagram to PORT (NDP over UDP), from --udp-sport
- *     or by default from 49152 + psn % 16384 (path entropy).
+ *     With --udp PORT the NDP packet (header and payload, unchanged but
+ *     for its header checksum, whose pseudo-header has --proto and no
+ *     addresses, ndp-wire.rst "NDP in UDP") is the payload of a UDP
+ *     datagram to PORT (NDP over UDP), from --udp-sport or by default
+ *     from 49152 + psn % 16384 (path entropy).
  *     Every packet gets the next psn, starting at --psn (default 1), so a
  *     receiver can tell the order in which they were sent.  The payload
  *     of DATA packet psn P is the byte sequence (P + i) & 0xff, and pcsum
@@ -161,15 +162,20 @@ static uint16_t csum_fold16(uint32_t sum)
 	return sum;
 }
 
-/* Pseudo-header sum: addresses, protocol and the header length (40). */
+/*
+ * Pseudo-header sum: addresses, protocol and the header length (40).
+ * NDP in UDP names no address (@src and @dst NULL): ndp-wire.rst.
+ */
 static uint32_t ndp_pseudo(int family, const void *src, const void *dst,
 			   int proto)
 {
 	size_t alen = family == AF_INET ? 4 : 16;
 	uint32_t sum = 0;
 
-	sum = csum_add(sum, src, alen);
-	sum = csum_add(sum, dst, alen);
+	if (src && dst) {
+		sum = csum_add(sum, src, alen);
+		sum = csum_add(sum, dst, alen);
+	}
 	return sum + proto + NDP_HDR_LEN;
 }
 
@@ -511,7 +517,9 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		iph->frag_off = htons((sp->mf ? 0x2000 : 0) | sp->frag);
 		iph->saddr = g->src.v4.s_addr;
 		iph->daddr = g->dst.v4.s_addr;
-		nh->hcsum = ndp_hcsum(AF_INET, &iph->saddr, &iph->daddr, g->proto, nh);
+		nh->hcsum = g->udp_port >= 0 ?
+			ndp_hcsum(AF_INET, NULL, NULL, g->proto, nh) :
+			ndp_hcsum(AF_INET, &iph->saddr, &iph->daddr, g->proto, nh);
 		sin->sin_family = AF_INET;
 		sin->sin_addr = g->dst.v4;
 		sl = sizeof(*sin);
@@ -527,7 +535,10 @@ static void ndp_send_one(struct ndp_gen *g, const struct ndp_spec *sp)
 		ip6->ip6_hlim = 64;
 		ip6->ip6_src = g->src.v6;
 		ip6->ip6_dst = g->dst.v6;
-		nh->hcsum = ndp_hcsum(AF_INET6, &ip6->ip6_src, &ip6->ip6_dst, g->proto, nh);
+		nh->hcsum = g->udp_port >= 0 ?
+			ndp_hcsum(AF_INET6, NULL, NULL, g->proto, nh) :
+			ndp_hcsum(AF_INET6, &ip6->ip6_src, &ip6->ip6_dst,
+				  g->proto, nh);
 		sin6->sin6_family = AF_INET6;
 		sin6->sin6_addr = g->dst.v6;
 		sl = sizeof(*sin6);
@@ -759,7 +770,10 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 
 	if (iptot != len)
 		lok = false;
-	hok = ndp_hcsum_ok(family, src, dst, proto, nh);
+	if (udp_port >= 0)	/* no addresses in UDP's pseudo-header */
+		hok = ndp_hcsum_ok(family, NULL, NULL, proto, nh);
+	else
+		hok = ndp_hcsum_ok(family, src, dst, proto, nh);
 	/* Options: the doff=N pattern of "send"; a doff past the end is bad. */
 	hlen = nh->doff * 4;
 	if (hlen < NDP_HDR_LEN || iplen + hlen > len) {

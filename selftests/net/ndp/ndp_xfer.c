@@ -85,6 +85,7 @@ static struct {
 	const char *host;
 	const char *bind;
 	const char *netns;
+	const char *dev;	/* -D: SO_BINDTODEVICE (a VRF) */
 	int conns;
 	uint64_t send;
 	int64_t expect;		/* -1: any */
@@ -203,6 +204,14 @@ static int xfer_socket_in(const char *path, int family)
 }
 
 /* A listening socket on @host (any address if NULL) and @port (0: any). */
+/* -D DEV: bind the socket to a device (a VRF), as "ip vrf exec" would. */
+static void xfer_bind_dev(int fd)
+{
+	if (opt.dev && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, opt.dev,
+				  strlen(opt.dev) + 1))
+		ndp_die_errno("SO_BINDTODEVICE %s", opt.dev);
+}
+
 static int xfer_listen(const char *netns, const char *host, int port,
 		       int backlog, int *bound_port)
 {
@@ -214,6 +223,7 @@ static int xfer_listen(const char *netns, const char *host, int port,
 	if (fd < 0)
 		ndp_die_errno("socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	xfer_bind_dev(fd);
 	len = ndp_sockaddr(&ss, opt.family, host, port);
 	if (bind(fd, (struct sockaddr *)&ss, len))
 		ndp_die_errno("bind %s", ndp_sockaddr_str(&ss));
@@ -475,6 +485,7 @@ static int xfer_client(void)
 
 		if (fd < 0)
 			ndp_die_errno("socket");
+		xfer_bind_dev(fd);
 		xfer_set_nonblock(fd, true);
 		/* NDP's connect() is zero-RTT and completes at once */
 		r = connect(fd, (struct sockaddr *)&ss, len);
@@ -1351,7 +1362,7 @@ static int xfer_gen_out(unsigned int key, char dir)
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
-		"usage: ndp_xfer [-p ndp|tcp] [-4|-6] [-P port] [-s seed] [-T secs] [-I secs] MODE\n"
+		"usage: ndp_xfer [-p ndp|tcp] [-4|-6] [-P port] [-s seed] [-T secs] [-I secs] [-D dev] MODE\n"
 		"  server [-b addr] [-n conns] [-S bytes] [-E bytes] [-L linger_s]\n"
 		"  client -H addr [-n conns] [-S bytes] [-E bytes]\n"
 		"  probe NAME|all [-H addr] [-N netns_path]\n"
@@ -1364,7 +1375,7 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "+p:46P:s:T:I:b:n:S:E:L:H:N:k:d:")) != -1) {
+	while ((c = getopt(argc, argv, "+p:46P:s:T:I:b:n:S:E:L:H:N:k:d:D:")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, NULL, 0);
@@ -1392,6 +1403,9 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 			break;
 		case 'N':
 			opt.netns = optarg;
+			break;
+		case 'D':
+			opt.dev = optarg;
 			break;
 		case 'k':
 			*key = atoi(optarg);

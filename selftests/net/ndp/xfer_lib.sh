@@ -101,7 +101,9 @@ xfer_compare()
 # One transfer: server in SERVER_NS, client in CLIENT_NS, each
 # connection sending CLIENT_SEND bytes up and SERVER_SEND bytes down at
 # the same time; checked with xfer_compare.  Output: diagnostics only.
-# XFER_PORT overrides the port (for runs started in the background).
+# XFER_PORT overrides the port (for runs started in the background);
+# XFER_SERVER_DEV and XFER_CLIENT_DEV bind that side's sockets to a device
+# (a VRF, ndp_xfer -D).
 xfer_run()
 {
 	local cns=$1 sns=$2 addr=$3 fam=$4 csend=$5 ssend=$6
@@ -110,7 +112,7 @@ xfer_run()
 
 	mkdir -p "$d"
 	ip netns exec "$sns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
-		server -n "$conns" -S "$ssend" -E "$csend" \
+		${XFER_SERVER_DEV:+-D "$XFER_SERVER_DEV"} server -n "$conns" -S "$ssend" -E "$csend" \
 		>"$d/server.out" 2>"$d/server.err" &
 	spid=$!
 	if ! xfer_wait_file "$d/server.err" listening 10; then
@@ -121,7 +123,7 @@ xfer_run()
 		return 1
 	fi
 	ip netns exec "$cns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
-		client -H "$addr" -n "$conns" -S "$csend" -E "$ssend" \
+		${XFER_CLIENT_DEV:+-D "$XFER_CLIENT_DEV"} client -H "$addr" -n "$conns" -S "$csend" -E "$ssend" \
 		>"$d/client.out" 2>"$d/client.err"
 	crc=$?
 	wait "$spid"
