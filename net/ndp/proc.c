@@ -137,10 +137,12 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 			       bool secrets)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_pull_snap pulls;
 	struct sk_buff *h, *o;
 	bool slow;
 
 	slow = lock_sock_fast(sk);
+	ndp_pull_snapshot(sk, &pulls);
 	h = skb_rb_first(&nsk->sndq);
 	o = skb_rb_first(&nsk->ooo);
 	seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
@@ -155,8 +157,8 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 		   nsk->ooo_len,
 		   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv_nxt) : -1,
 		   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
-		   sk->sk_wmem_queued, nsk->pull_pending,
-		   nsk->pq_blocked, nsk->pq_linked,
+		   sk->sk_wmem_queued, pulls.pending,
+		   pulls.blocked, pulls.linked,
 		   nsk->hole_nacked, nsk->retries, nsk->rto_us);
 	unlock_sock_fast(sk, slow);
 }

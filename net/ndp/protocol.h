@@ -1085,6 +1085,15 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 void ndp_pull_trim(struct sock *sk, u32 keep);
 void ndp_pull_detach(struct sock *sk);
 void ndp_pull_unblock(struct sock *sk);
+/* The pull fields of a socket, read under its queue's lock. */
+struct ndp_pull_snap {
+	u32	pending;
+	u32	ctr;
+	bool	blocked;
+	bool	linked;
+};
+
+void ndp_pull_snapshot(struct sock *sk, struct ndp_pull_snap *snap);
 void ndp_pull_deferred(struct sock *sk, struct sk_buff_head *xmitq);
 bool ndp_rcv_has_room(const struct sock *sk);
 

@@ -807,6 +807,38 @@ void ndp_pull_sk_destruct(struct sock *sk)
 	}
 }
 
+static void ndp_pull_snap_read(const struct ndp_sock *nsk,
+			       struct ndp_pull_snap *snap)
+{
+	snap->pending = nsk->pull_pending;
+	snap->ctr = nsk->pull_ctr;
+	snap->blocked = nsk->pq_blocked;
+	snap->linked = nsk->pq_linked;
+}
+
+/*
+ * The socket's pull fields for NDP_INFO, sock_diag and /proc/net/ndp_socks.
+ * The pull clock changes them under the queue's lock without the socket
+ * lock, so they are read under that lock too.  Socket lock held (by the
+ * owner or its spinlock): the socket's queue does not change meanwhile,
+ * and without one the fields change only under the socket lock.
+ */
+void ndp_pull_snapshot(struct sock *sk, struct ndp_pull_snap *snap)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_pullq *pq;
+
+	ndp_sock_assert_locked(sk);
+	pq = ndp_sk_pq(nsk);
+	if (!pq) {
+		ndp_pull_snap_read(nsk, snap);
+		return;
+	}
+	spin_lock_bh(&pq->lock);
+	ndp_pull_snap_read(nsk, snap);
+	spin_unlock_bh(&pq->lock);
+}
+
 /*
  * recvmsg() freed receive memory: resume held-back pulls.  Called under
  * lock_sock(), so @nsk->pq does not change; it is still read under RCU

@@ -526,6 +526,7 @@ static u32 ndp_sndq_bytes(struct ndp_sock *nsk, bool unsent_only)
 void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_pull_snap pulls;
 	bool slow;
 
 	BUILD_BUG_ON(sizeof(struct ndp_info) != 176);
@@ -548,6 +549,7 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	}
 	info->ndpi_rcvq_bytes = ndp_rcvq_bytes(sk);
 	info->ndpi_bytes_received = nsk->bytes_read;
+	ndp_pull_snapshot(sk, &pulls);
 
 	info->ndpi_flags = (nsk->passive ? NDP_INFO_F_PASSIVE : 0) |
 			   (nsk->addr_ok ? NDP_INFO_F_ADDR_OK : 0) |
@@ -580,7 +582,7 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_ooo_pkts = nsk->ooo_len;
 	info->ndpi_sndq_bytes = ndp_sndq_bytes(nsk, false);
 	info->ndpi_credit = nsk->credit;
-	info->ndpi_pull_pending = nsk->pull_pending;
+	info->ndpi_pull_pending = pulls.pending;
 	info->ndpi_bytes_sent = nsk->snd_bytes;
 	info->ndpi_data_sent = nsk->tx_data;
 	info->ndpi_rtx_nack = nsk->st_rtx_nack;
@@ -594,8 +596,7 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_data_rcvd = nsk->st_data_rcvd;
 	info->ndpi_trims_rcvd = nsk->st_trims_rcvd;
 	info->ndpi_nacks_sent = nsk->st_nacks_sent;
-	/* Written under the pull queue's lock: a snapshot. */
-	info->ndpi_pulls_sent = READ_ONCE(nsk->pull_ctr);
+	info->ndpi_pulls_sent = pulls.ctr;
 	info->ndpi_push_window = nsk->push_window;
 	info->ndpi_peer_nsenders = nsk->dasr_peer_n;
 	info->ndpi_nsenders = ndp_dasr_nsenders(sock_net(sk));
