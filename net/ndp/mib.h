@@ -237,6 +237,10 @@ enum ndp_mib_field {
 	 * us, lowered a connection's packet size
 	 */
 	NDP_MIB_PMTUROUTE,
+	/* OutTailFills: writes (or parts of one) that filled the unsent
+	 * packet at the tail of the send queue instead of cutting a new one
+	 */
+	NDP_MIB_OUTTAILFILLS,
 	NDP_MIB_MAX
 };
 

@@ -53,27 +53,34 @@
 #include "protocol.h"
 
 /*
- * Append @len bytes from @from to the page fragments of a new packet and
- * compute its payload checksum (ndphdr.pcsum) in the same pass, as UDP's
- * ip_generic_getfrag() does.  The bytes go into the socket's page
- * fragment (sk_page_frag(): the task's or the socket's, up to 32 KB),
- * shared with the packets written before and after, as
- * tcp_sendmsg_locked() does: the packet's truesize grows by the bytes
- * copied, not by a page per packet.  Those pages are never written again
- * once a packet points into them, so transmissions may share them.
- * Process context, the socket owned.  On error the packet is to be freed
- * and @from is back where it was (the caller may wait and copy again).
+ * Append @len bytes from @from to the page fragments of a packet and fold
+ * them into its payload checksum (ndphdr.pcsum) in the same pass, as
+ * UDP's ip_generic_getfrag() does.  The packet is new (no payload yet), or
+ * the unsent tail of the send queue that sendmsg() fills up before it cuts
+ * another one; its checksum then grows by the new bytes at their offset.
+ * The bytes go into the socket's page fragment (sk_page_frag(): the task's
+ * or the socket's, up to 32 KB), shared with the packets written before
+ * and after, as tcp_sendmsg_locked() does: the packet's truesize grows by
+ * the bytes copied, not by a page per packet.  Those pages are never
+ * written again once a packet points into them, so transmissions may
+ * share them.  Process context, the socket owned.
+ *
+ * Returns 0, or an error after appending *@copied bytes (fewer than @len),
+ * which are part of the packet and of its checksum: the caller keeps them
+ * (a tail packet) or frees the packet and reverts @from by *@copied.
  */
 int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
-			    struct iov_iter *from, u32 len)
+			    struct iov_iter *from, u32 len, u32 *copied)
 {
 	struct page_frag *pfrag = sk_page_frag(sk);
+	u32 base = skb->len, off = 0;
 	__wsum csum = 0;
-	u32 off = 0;
-
-	int err;
+	int err = 0;
 
 	sock_owned_by_me(sk);
+	if (base)
+		csum = csum_unfold((__force __sum16)
+				   ~(__force u16)NDP_SKB_CB(skb)->pcsum);
 	while (off < len) {
 		int i = skb_shinfo(skb)->nr_frags;
 		__wsum part = 0;
@@ -82,19 +89,20 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 
 		err = -ENOMEM;
 		if (!sk_page_frag_refill(sk, pfrag))
-			goto revert;
+			break;
 		merge = skb_can_coalesce(skb, i, pfrag->page, pfrag->offset);
 		err = -EMSGSIZE;
 		if (!merge && i >= MAX_SKB_FRAGS)
-			goto revert;
+			break;
 		copy = min_t(u32, len - off, pfrag->size - pfrag->offset);
 		/* On failure this reverts its own part of @from. */
 		err = -EFAULT;
 		if (!csum_and_copy_from_iter_full(page_address(pfrag->page) +
 						  pfrag->offset, copy, &part,
 						  from))
-			goto revert;
-		csum = csum_block_add(csum, part, off);
+			break;
+		err = 0;
+		csum = csum_block_add(csum, part, base + off);
 		if (merge) {
 			skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], copy);
 		} else {
@@ -109,13 +117,7 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 		skb->truesize += copy;
 	}
 	NDP_SKB_CB(skb)->pcsum = csum_fold(csum);
-	return 0;
-
-revert:
-	/* The pieces already copied leave with the packet: a retry after a
-	 * wait for memory must copy them again, not skip them.
-	 */
-	iov_iter_revert(from, off);
+	*copied = off;
 	return err;
 }
 

@@ -113,6 +113,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_BACKLOGDROP] = "BacklogDrop",
 	[NDP_MIB_DEFERRED] = "DeferredWork",
 	[NDP_MIB_PMTUROUTE] = "PmtuRoute",
+	[NDP_MIB_OUTTAILFILLS] = "OutTailFills",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

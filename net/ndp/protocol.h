@@ -1030,7 +1030,7 @@ struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed);
 
 /* output.c */
 int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
-			    struct iov_iter *from, u32 len);
+			    struct iov_iter *from, u32 len, u32 *copied);
 u32 ndp_mss_for(struct sock *sk, u32 mtu);
 int ndp_route_mtu(struct sock *sk, u32 *mtu);
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl);

@@ -1012,6 +1012,31 @@ int ndp_accept_common(struct socket *sock, struct socket *newsock, int flags,
 	return 0;
 }
 
+/*
+ * The unsent data packet at the tail of the send queue if it has room:
+ * a write fills it up before cutting a new packet, so that writes smaller
+ * than the MSS, or not multiples of it, leave full packets behind rather
+ * than one short packet each (tcp_sendmsg_locked() fills its tail skb the
+ * same way).  A packet transmitted once is never grown: its copies are in
+ * flight and the receiver may hold its psn.
+ */
+static struct sk_buff *ndp_sndq_tail_room(struct sock *sk, u32 mss)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_skb_cb *cb;
+	struct sk_buff *skb;
+
+	ndp_sock_assert_locked(sk);
+	if (!nsk->send_head || nsk->dead)
+		return NULL;
+	skb = skb_rb_last(&nsk->sndq);
+	cb = NDP_SKB_CB(skb);
+	if (cb->sent || cb->flags & NDP_F_FIN || skb->len >= mss ||
+	    skb_shinfo(skb)->nr_frags >= MAX_SKB_FRAGS)
+		return NULL;
+	return skb;
+}
+
 static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct sock *sk = sock->sk;
@@ -1020,7 +1045,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct sk_buff_head xmitq;
 	bool queued = false;
 	size_t copied = 0;
-	u32 pkts = 0;
+	u32 pkts = 0, mss, done;
 	long timeo;
 	int err = 0;
 
@@ -1046,7 +1071,31 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			break;
 		if (!sk_stream_memory_free(sk))
 			goto wait_memory;
-		size = min_t(size_t, len - copied, READ_ONCE(nsk->mss));
+		mss = READ_ONCE(nsk->mss);
+		skb = ndp_sndq_tail_room(sk, mss);
+		if (skb) {
+			size = min_t(size_t, len - copied, mss - skb->len);
+			if (!sk_wmem_schedule(sk, size))
+				goto wait_memory;
+			err = ndp_copy_csum_from_iter(sk, skb, &msg->msg_iter,
+						      size, &done);
+			/* What was copied stays in the packet, error or not. */
+			sk_wmem_queued_add(sk, done);
+			sk_mem_charge(sk, done);
+			nsk->snd_bytes += done;
+			copied += done;
+			queued |= done != 0;
+			NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTTAILFILLS);
+			if (err == -ENOMEM) {
+				err = 0;
+				goto wait_memory;
+			}
+			if (err == -EFAULT)
+				goto out_err;
+			err = 0;	/* -EMSGSIZE: the next write cuts a packet */
+			continue;
+		}
+		size = min_t(size_t, len - copied, mss);
 		/* An empty head for the headers; the payload goes into page
 		 * fragments shared with the neighbouring packets, charged by
 		 * the bytes copied (ndp_copy_csum_from_iter()).
@@ -1063,8 +1112,10 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			goto wait_memory;
 		}
 		memset(skb->cb, 0, sizeof(skb->cb));
-		err = ndp_copy_csum_from_iter(sk, skb, &msg->msg_iter, size);
+		err = ndp_copy_csum_from_iter(sk, skb, &msg->msg_iter, size,
+					      &done);
 		if (err) {
+			iov_iter_revert(&msg->msg_iter, done);
 			kfree_skb(skb);
 			if (err == -ENOMEM) {
 				/* No page: memory pressure, wait for room. */
