@@ -1124,6 +1124,7 @@ static void ndp_sync_mss(struct sock *sk)
 	struct dst_entry *dst;
 	u32 mss;
 
+	ndp_sock_assert_locked(sk);
 	dst = ndp_dst_plain(sk, &nsk->flow, READ_ONCE(sk->sk_mark));
 	if (IS_ERR(dst))
 		return;
