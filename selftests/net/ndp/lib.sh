@@ -92,6 +92,31 @@ ndp_lib_check()
 	return 0
 }
 
+# ndp_lib_expect_err NAME TEXT... -- CMD...: pass if CMD fails and its
+# output (standard error and output) holds every TEXT: an extack message,
+# an errno's text; an empty TEXT matches anything.
+ndp_lib_expect_err()
+{
+	local __name=$1 texts=() t out rc ok
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		texts+=("$1")
+		shift
+	done
+	shift
+	out=$("$@" 2>&1 </dev/null)
+	rc=$?
+	ok=$((rc != 0))
+	for t in "${texts[@]}"; do
+		[[ $out == *"$t"* ]] || ok=0
+	done
+	if [ $ok = 1 ]; then
+		ndp_lib_pass "$__name"
+	else
+		ndp_lib_fail "$__name" "rc=$rc, wanted '${texts[*]}', got: $out"
+	fi
+}
+
 # ndp_lib_expect_eq NAME EXPECTED ACTUAL
 ndp_lib_expect_eq()
 {

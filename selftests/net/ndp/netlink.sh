@@ -22,15 +22,9 @@ B() { ip netns exec "$ns_b" "$@"; }
 # carries the kernel's extack message and errno text.
 expect_err()
 {
-	local name=$1 errtext=$2 msg=$3 out rc
+	local name=$1 errtext=$2 msg=$3
 	shift 3
-	out=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	if [ $rc -ne 0 ] && [[ $out == *"$msg"* ]] && [[ $out == *"$errtext"* ]]; then
-		ndp_lib_pass "$name"
-	else
-		ndp_lib_fail "$name" "rc=$rc, wanted '$msg' ($errtext), got: $out"
-	fi
+	ndp_lib_expect_err "$name" "$msg" "$errtext" -- "$@"
 }
 
 # --- YNL ------------------------------------------------------------------
