@@ -64,17 +64,6 @@ ndp_objs()
 }
 
 
-# stat_wait NS COUNTER MIN SECS: wait until COUNTER of NS reaches MIN.
-stat_wait()
-{
-	local t0=$SECONDS
-
-	while [ "$(ndp_lib_stat "$1" "$2")" -lt "$3" ]; do
-		[ $((SECONDS - t0)) -ge "$4" ] && return 1
-		sleep 0.2
-	done
-}
-
 bl_hold=64
 bl_slow=8
 emb_l=$(knob max_listen_embryonic)
@@ -116,7 +105,7 @@ spid=$!
 
 # The flood is on once both budgets are used up (a condition, no timing).
 ndp_lib_check "the flood uses up both listeners' budgets" \
-	stat_wait "$ns_rx" AdmitListenerFull 100 120
+	ndp_lib_wait_stat "$ns_rx" AdmitListenerFull 100 120000
 
 # --- a third listener: untouched ---------------------------------------
 c0=$(ndp_lib_stat "$ns_h4" InChallenges)
@@ -219,7 +208,7 @@ challenge_of()
 # bad_wait N: wait until AdmitBadEchoes reaches N (deadline 30 s).
 bad_wait()
 {
-	stat_wait "$ns_rx" AdmitBadEchoes "$1" 30
+	ndp_lib_wait_stat "$ns_rx" AdmitBadEchoes "$1" 30000
 }
 
 k1=$(challenge_of 7001)
@@ -237,7 +226,7 @@ pg "$ns_h2" 7001 10.0.2.7 "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
 pg "$ns_h2" 7001 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
 pg "$ns_h2" 7003 "" "data:size=200:flags=syn,last,echo:pull=${k1:-0}"
 bad_wait $((bad0 + 2))
-stat_wait "$ns_rx" AdmitEchoes $((echo0 + 1)) 30
+ndp_lib_wait_stat "$ns_rx" AdmitEchoes $((echo0 + 1)) 30000
 b1=$(xfer_stats "$ns_rx")
 xfer_expect_delta "the echoed cookie created the connection" \
 	"$b0" "$b1" "$ns_rx" 1 AdmitEchoes
@@ -263,9 +252,9 @@ tbad0=$(ndp_lib_stat "$ns_rx" AdmitBadTokens)
 tok0=$(ndp_lib_stat "$ns_rx" AdmitTokens)
 pg "$ns_h2" 7006 10.0.2.7 "data:size=200:flags=syn,last,token:pull=${tok:-0}"
 pg "$ns_h2" 7007 "" "data:size=200:flags=syn,last,token:pull=$(( (${tok:-0} + 1) % 4294967296 ))"
-stat_wait "$ns_rx" AdmitBadTokens $((tbad0 + 2)) 30
+ndp_lib_wait_stat "$ns_rx" AdmitBadTokens $((tbad0 + 2)) 30000
 pg "$ns_h2" 7005 "" "data:size=200:flags=syn,last,token:pull=${tok:-0}"
-stat_wait "$ns_rx" AdmitTokens $((tok0 + 1)) 30
+ndp_lib_wait_stat "$ns_rx" AdmitTokens $((tok0 + 1)) 30000
 tb1=$(xfer_stats "$ns_rx")
 ndp_lib_expect_eq "a token admits its address only (AdmitTokens AdmitBadTokens)" \
 	"1 2" "$(xfer_delta "$tb0" "$tb1" "$ns_rx" AdmitTokens) $(xfer_delta "$tb0" "$tb1" "$ns_rx" AdmitBadTokens)"
@@ -293,11 +282,11 @@ ndp_lib_info "fresh token captured: ${tok2:-none}"
 te0=$(xfer_stats "$ns_rx")
 tok0=$(ndp_lib_stat "$ns_rx" AdmitTokens)
 pg "$ns_h2" 7008 "" "data:size=200:flags=syn,last,token:pull=${tok2:-0}"
-stat_wait "$ns_rx" AdmitTokens $((tok0 + 1)) 5
+ndp_lib_wait_stat "$ns_rx" AdmitTokens $((tok0 + 1)) 5000
 sleep 21
 tbad0=$(ndp_lib_stat "$ns_rx" AdmitBadTokens)
 pg "$ns_h2" 7009 "" "data:size=200:flags=syn,last,token:pull=${tok2:-0}"
-stat_wait "$ns_rx" AdmitBadTokens $((tbad0 + 1)) 30
+ndp_lib_wait_stat "$ns_rx" AdmitBadTokens $((tbad0 + 1)) 30000
 te1=$(xfer_stats "$ns_rx")
 ndp_lib_expect_eq "a token expires (AdmitTokens fresh, AdmitBadTokens 21 s later)" \
 	"1 1" "$(xfer_delta "$te0" "$te1" "$ns_rx" AdmitTokens) $(xfer_delta "$te0" "$te1" "$ns_rx" AdmitBadTokens)"

@@ -34,13 +34,11 @@ if ss --help 2>&1 | grep -q -- '--ndp'; then
 	have_ss=1
 fi
 
-# ready OUT: the client port once "ndp_diag hold" is set up.
+# ready OUT: the client port once "ndp_diag hold" is set up (60 s at
+# most, times NDP_TIME_FACTOR).
 ready()
 {
-	for _ in $(seq 600); do
-		grep -q '^ready' "$1" && break
-		sleep 0.1
-	done
+	ndp_lib_wait 60000 grep -q '^ready' "$1"
 	sed -n 's/^ready //p' "$1"
 }
 
@@ -133,10 +131,7 @@ if [ -n "$have_ss" ] && [ -n "$c4" ]; then
 		bash -c "ip netns exec $ns1 ss -Hn --ndp | grep -q ':7001 *127.0.0.1:$c4'"
 	N1 ss -K -Hna --ndp "sport = :7001" >"$tmp/k" 2>&1
 	sed 's/^/# ss -K: /' "$tmp/k"
-	for _ in $(seq 300); do
-		grep -q '^server_err' "$tmp/h4" && break
-		sleep 0.1
-	done
+	ndp_lib_wait 30000 grep -q '^server_err' "$tmp/h4"
 	sed 's/^/# hold v4: /' "$tmp/h4"
 	ndp_lib_check "ss -K: the peer gets ECONNRESET" grep -qx "client_err=ECONNRESET" "$tmp/h4"
 	ndp_lib_check "ss -K: the local end gets ECONNABORTED" \
@@ -211,20 +206,23 @@ ndp_lib_expect_eq "unprivileged NDP_INFO: works, nonce 0" "1 0 0" \
 	"$(v "$tmp/xu" data_ok) $(v "$tmp/xu" client.nonce) $(v "$tmp/xu" server.nonce)"
 
 # --- time-wait records ---------------------------------------------------------
-# waitn NS N ARGS...: wait (up to 60 s) until "ss -Hn --ndp ARGS" in NS
-# lists N lines; prints them.
-waitn()
+# ss_n NS N ARGS...: print "ss -Hn --ndp ARGS" in NS; true if it lists N
+# lines.
+ss_n()
 {
-	local ns=$1 n=$2 out end=$((SECONDS + 60))
+	local ns=$1 n=$2 out
 
 	shift 2
-	while :; do
-		out=$(ip netns exec "$ns" ss -Hn --ndp "$@" 2>&1)
-		[ "$(printf '%s' "$out" | grep -c .)" = "$n" ] && break
-		[ $SECONDS -lt $end ] || break
-		sleep 0.1
-	done
+	out=$(ip netns exec "$ns" ss -Hn --ndp "$@" 2>&1)
 	printf '%s\n' "$out" | grep .
+	[ "$(printf '%s' "$out" | grep -c .)" = "$n" ]
+}
+
+# waitn NS N ARGS...: wait (up to 60 s, times NDP_TIME_FACTOR) until
+# "ss -Hn --ndp ARGS" in NS lists N lines; prints them.
+waitn()
+{
+	ndp_lib_wait 60000 ss_n "$@" 2>/dev/null | grep .
 }
 
 twn=(
@@ -300,10 +298,7 @@ if [ -n "$have_ss" ]; then
 	ip netns exec "$ns7" sysctl -qw net.ndp.time_wait_ms=600000
 	ip netns exec "$ns7" ndp_scale server -P 7100 -b 127.0.0.1 2>"$tmp/scs" &
 	scs=$!
-	for _ in $(seq 300); do
-		grep -q listening "$tmp/scs" && break
-		sleep 0.1
-	done
+	ndp_lib_wait 30000 grep -q listening "$tmp/scs"
 	ip netns exec "$ns7" ndp_scale client -P 7100 -H 127.0.0.1 -n 300 -r 10 \
 		>"$tmp/scc" 2>&1
 	grep RESULT "$tmp/scc" | sed 's/^/# /'

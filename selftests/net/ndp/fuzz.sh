@@ -30,7 +30,7 @@
 #   NDP_FUZZ_PCAP     directory: keep every injected frame (pcap, for
 #                     "ndp_replay inject") there
 #   NDP_FUZZ_REAP_S   how long connections may stay after the end
-#                     (default 20 s)
+#                     (default 20 s, times NDP_TIME_FACTOR)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -70,31 +70,42 @@ fuzzer()
 }
 
 
-# reaped NAME: wait until neither namespace lists a connection.
+none_left()
+{
+	[ "$(ndp_lib_conns "$ns_a")" = 0 ] && [ "$(ndp_lib_conns "$ns_b")" = 0 ]
+}
+
+# reaped NAME: wait until neither namespace lists a connection (reap_s,
+# times NDP_TIME_FACTOR).
 reaped()
 {
 	local t0=$SECONDS na nb
 
-	while :; do
-		na=$(ndp_lib_conns "$ns_a")
-		nb=$(ndp_lib_conns "$ns_b")
-		[ "$na" = 0 ] && [ "$nb" = 0 ] && break
-		[ $((SECONDS - t0)) -ge "$reap_s" ] && break
-		sleep 0.5
-	done
-	if [ "$na" = 0 ] && [ "$nb" = 0 ]; then
+	if ndp_lib_wait $((reap_s * 1000)) none_left 2>/dev/null; then
 		ndp_lib_pass "$1"
 		ndp_lib_info "all connections gone after $((SECONDS - t0)) s"
 		return
 	fi
-	ndp_lib_fail "$1" "$na (a) and $nb (b) connections left after ${reap_s} s"
+	na=$(ndp_lib_conns "$ns_a")
+	nb=$(ndp_lib_conns "$ns_b")
+	ndp_lib_fail "$1" "$na (a) and $nb (b) connections left after $((SECONDS - t0)) s"
 	for ns in "$ns_a" "$ns_b"; do
 		ndp_lib_info "${ns%%-*}:"
 		ndp_lib_sockets "$ns" | head -n 20 | sed 's/^/#   /'
 	done
 }
 
-# stop_ns NS...: kill every process in the namespaces, children included.
+no_pids()
+{
+	local ns
+
+	for ns in "$@"; do
+		[ -z "$(ip netns pids "$ns")" ] || return 1
+	done
+}
+
+# stop_ns NS...: kill every process in the namespaces, children included,
+# and wait until they are gone.
 stop_ns()
 {
 	local ns
@@ -102,7 +113,7 @@ stop_ns()
 	for ns in "$@"; do
 		ip netns pids "$ns" | xargs -r kill -9 2>/dev/null
 	done
-	sleep 0.2
+	ndp_lib_wait 10000 no_pids "$@"
 }
 
 # --- phase 1: transfers under fuzzing ----------------------------------------
@@ -228,7 +239,10 @@ ndp_lib_info "echo clients: $(cat "$d/ca4" "$d/ca6" "$d/cb4" "$d/cb6" | tr '\n' 
 ndp_lib_check "echo phase: both fuzzers ran to the end" test "$rca" = 0 -a "$rcb" = 0
 ndp_lib_check "echo phase: the echo clients worked" \
 	grep -q 'rounds [1-9]' "$d/ca4" "$d/cb4"
-# Unaccepted connections end within embryonic_timeout_ms; let them.
+# Unaccepted connections end within embryonic_timeout_ms; let them.  Both
+# sleeps are the check's meaning, not a wait for something: the first lets
+# what the clients started end, the second is the quiet period in which
+# nothing may open a connection.
 sleep 4
 e0=$(xfer_stats "$ns_a" "$ns_b")
 sleep 6

@@ -92,6 +92,31 @@ ndp_lib_check()
 	return 0
 }
 
+# ndp_lib_expect_err NAME TEXT... -- CMD...: pass if CMD fails and its
+# output (standard error and output) holds every TEXT: an extack message,
+# an errno's text; an empty TEXT matches anything.
+ndp_lib_expect_err()
+{
+	local __name=$1 texts=() t out rc ok
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		texts+=("$1")
+		shift
+	done
+	shift
+	out=$("$@" 2>&1 </dev/null)
+	rc=$?
+	ok=$((rc != 0))
+	for t in "${texts[@]}"; do
+		[[ $out == *"$t"* ]] || ok=0
+	done
+	if [ $ok = 1 ]; then
+		ndp_lib_pass "$__name"
+	else
+		ndp_lib_fail "$__name" "rc=$rc, wanted '${texts[*]}', got: $out"
+	fi
+}
+
 # ndp_lib_expect_eq NAME EXPECTED ACTUAL
 ndp_lib_expect_eq()
 {
@@ -313,6 +338,111 @@ ndp_lib_sockets()
 ndp_lib_stat()
 {
 	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/ndp_stat
+}
+
+# NDP_TIME_FACTOR: how many times slower than a plain kernel this one runs
+# under TCG; every ndp_lib_wait* deadline is multiplied by it.  Default 4 on
+# the "-ndp-debug" and "-ndp-kcsan" kernels (KASAN, lockdep, kmemleak or
+# KCSAN: 3-4x slower), else 1.  Set it in the environment to override.
+if [ -z "${NDP_TIME_FACTOR:-}" ]; then
+	case "$(uname -r)" in
+	*-ndp-debug*|*-ndp-kcsan*) NDP_TIME_FACTOR=4 ;;
+	*) NDP_TIME_FACTOR=1 ;;
+	esac
+fi
+export NDP_TIME_FACTOR
+
+# __ndp_lib_now_ms: milliseconds since the epoch, without a fork where the
+# shell has EPOCHREALTIME (bash 5).
+__ndp_lib_now_ms()
+{
+	local t=${EPOCHREALTIME:-}
+
+	if [ -n "$t" ]; then
+		t=${t/[.,]/}
+		echo $((10#$t / 1000))
+	else
+		date +%s%3N
+	fi
+}
+
+# ndp_lib_wait TIMEOUT_MS CMD...: run CMD until it exits 0, every 0.1 s,
+# for at most TIMEOUT_MS x NDP_TIME_FACTOR; CMD runs once more after the
+# deadline, so a slow poll cannot miss it.  Returns 0 when CMD succeeded,
+# 1 on timeout (with a TAP comment naming CMD).  CMD's standard output is
+# that of its last run (the state the caller checks); it runs in a
+# subshell, so it cannot set the caller's variables.  Use it in place of a
+# fixed sleep before a check: the check then waits as long as the guest
+# needs, and no longer.  Modelled on busywait/slowwait in the kernel's
+# tools/testing/selftests/net/lib.sh.
+ndp_lib_wait()
+{
+	local timeout_ms=$(($1 * ${NDP_TIME_FACTOR:-1})) start now out
+	shift
+
+	start=$(__ndp_lib_now_ms)
+	while :; do
+		now=$(__ndp_lib_now_ms)
+		if out=$("$@"); then
+			printf '%s' "$out"
+			[ -n "$out" ] && echo
+			return 0
+		fi
+		[ $((now - start)) -ge "$timeout_ms" ] && break
+		sleep 0.1
+	done
+	printf '%s' "$out"
+	[ -n "$out" ] && echo
+	echo "# timed out after ${timeout_ms} ms waiting for: $*" >&2
+	return 1
+}
+
+# __ndp_lib_stat_sum NAME[,NAME...]: the sum of those counters in this
+# namespace's /proc/net/ndp_stat (0 for a counter the kernel lacks).
+__ndp_lib_stat_sum()
+{
+	awk -v l="$1" '
+		BEGIN { n = split(l, w, ","); for (i = 1; i <= n; i++) x[w[i]] = 1 }
+		$1 in x { s += $2 }
+		END { print s + 0 }' /proc/net/ndp_stat
+}
+
+# ndp_lib_stat_sum NS NAME[,NAME...]: the same, in namespace NS.
+ndp_lib_stat_sum()
+{
+	ip netns exec "$1" bash -c "$(declare -f __ndp_lib_stat_sum)"'
+		__ndp_lib_stat_sum "$1"' _ "$2"
+}
+
+# __ndp_lib_stat_poll NAME[,NAME...] MIN MS: in the namespace, until the
+# sum is at least MIN or MS have passed.
+__ndp_lib_stat_poll()
+{
+	local end=$(($(__ndp_lib_now_ms) + $3))
+
+	while :; do
+		[ "$(__ndp_lib_stat_sum "$1")" -ge "$2" ] && return 0
+		[ "$(__ndp_lib_now_ms)" -ge $end ] && return 1
+		sleep 0.05
+	done
+}
+
+# ndp_lib_wait_stat NS NAME[,NAME...] MIN TIMEOUT_MS: wait until counter
+# NAME of NS, or the sum of the names listed, is at least MIN; at most
+# TIMEOUT_MS x NDP_TIME_FACTOR (return 1 then, with a TAP comment).  The
+# caller reads the counter before the event it waits for and passes that
+# value plus the increase it expects.  It polls inside NS (one "ip netns
+# exec", every 0.05 s), so it sees a counter move soon enough to act
+# mid-transfer.
+ndp_lib_wait_stat()
+{
+	local ms=$(($4 * ${NDP_TIME_FACTOR:-1}))
+
+	ip netns exec "$1" bash -c "$(declare -f __ndp_lib_now_ms \
+		__ndp_lib_stat_sum __ndp_lib_stat_poll)"'
+		__ndp_lib_stat_poll "$@"' _ "$2" "$3" "$ms" && return 0
+	echo "# timed out after $ms ms waiting for $2 >= $3 in ${1%%-*}" >&2
+	return 1
 }
 
 # ndp_lib_dmesg_clean: fail if the kernel log shows a splat (the VM

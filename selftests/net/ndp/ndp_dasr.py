@@ -42,9 +42,8 @@ import time
 from ndp_wire import (SOCK_NDP, SOL_NDP, NDP_INFO, HDR_LEN, PKT_DATA,
                       F_SYN, F_LAST, F_UNSCHED, F_RTX)
 import ndp_wire
+from ndp_pcap import Capture
 
-ETH_P_ALL = 0x0003
-SO_RCVBUFFORCE = 33
 # struct ndp_info: ndpi_push_window, then ndpi_peer_nsenders and
 # ndpi_nsenders (u16); INFO_LEN ends with them (tools/wire-check).
 INFO_PUSH_WINDOW = 144
@@ -109,22 +108,6 @@ def cmd_sink(addr, port, conns, nbytes):
     return ok == conns
 
 
-def capture(iface, frames, stop):
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
-                      socket.htons(ETH_P_ALL))
-    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 64 << 20)
-    s.bind((iface, 0))
-    s.settimeout(0.2)
-    while not stop.is_set():
-        try:
-            data, sa = s.recvfrom(65535)
-        except socket.timeout:
-            continue
-        if sa[2] == socket.PACKET_OUTGOING:
-            frames.append(data)
-    s.close()
-
-
 def ipproto():
     try:
         with open("/sys/module/ndp/parameters/ipproto") as f:
@@ -134,10 +117,7 @@ def ipproto():
 
 
 def cmd_mark(iface, addr, port, conns, nbytes, want):
-    frames, stop = [], threading.Event()
-    t = threading.Thread(target=capture, args=(iface, frames, stop))
-    t.start()
-    time.sleep(0.5)
+    cap = Capture(iface)
     for i in range(conns):
         s = socket.socket(socket.AF_INET, SOCK_NDP, 0)
         s.settimeout(120)
@@ -146,9 +126,11 @@ def cmd_mark(iface, addr, port, conns, nbytes, want):
         if s.recv(1) != b"k":
             sys.exit("no answer on connection %d" % i)
         s.close()
+    # The last connection's closing packets: time passing, not a
+    # condition (every DATA was answered before its close).
     time.sleep(0.5)
-    stop.set()
-    t.join()
+    frames = [f for _, f, pkttype in cap.stop()
+              if pkttype == socket.PACKET_OUTGOING]
 
     proto = ipproto()
     data = rtx = marked = marked_rtx = 0

@@ -53,26 +53,29 @@ used_ndp() {
 	[ "$ta" = "$s_tcp_a" ] || { echo "TCP moved in $ns_a: $s_tcp_a -> $ta"; return 1; }
 	[ "$tb" = "$s_tcp_b" ] || { echo "TCP moved in $ns_b: $s_tcp_b -> $tb"; return 1; }
 }
-# wait_srv PID: until a process started by PID sleeps waiting for a
-# connection (accept, poll, select, epoll).  NDP listeners do not show in
-# ss, so readiness is read from the server's wait channel instead.
-wait_srv() {
-	local i p w kids
-	for i in $(seq 150); do
-		kids=$(awk -v root="$1" '
-			{ split($0, f, ") "); split(f[2], g, " "); pp[substr($1, 1)] = g[2] }
-			END { q[root] = 1; do { n = 0
-				for (c in pp) if (!(c in q) && (pp[c] in q)) { q[c] = 1; n++ } } while (n)
-				for (c in q) print c }' /proc/[0-9]*/stat 2>/dev/null)
-		for p in $kids; do
-			w=$(cat "/proc/$p/wchan" 2>/dev/null)
-			case "$w" in
-			*accept*|*wait_woken*|*select*|*poll*|*sk_wait*) return 0 ;;
-			esac
-		done
-		sleep 0.2
+# srv_waits PID: true if a process started by PID sleeps waiting for a
+# connection (accept, poll, select, epoll).
+srv_waits() {
+	local p w kids
+	kids=$(awk -v root="$1" '
+		{ split($0, f, ") "); split(f[2], g, " "); pp[substr($1, 1)] = g[2] }
+		END { q[root] = 1; do { n = 0
+			for (c in pp) if (!(c in q) && (pp[c] in q)) { q[c] = 1; n++ } } while (n)
+			for (c in q) print c }' /proc/[0-9]*/stat 2>/dev/null)
+	for p in $kids; do
+		w=$(cat "/proc/$p/wchan" 2>/dev/null)
+		case "$w" in
+		*accept*|*wait_woken*|*select*|*poll*|*sk_wait*) return 0 ;;
+		esac
 	done
-	echo "# server $1 not seen waiting for connections"
+	return 1
+}
+# wait_srv PID: until srv_waits PID (30 s at most, times NDP_TIME_FACTOR).
+# NDP listeners do not show in ss, so readiness is read from the server's
+# wait channel instead.
+wait_srv() {
+	ndp_lib_wait 30000 srv_waits "$1" 2>/dev/null ||
+		echo "# server $1 not seen waiting for connections"
 }
 
 # RTO expiries of both namespaces (NDP): a lossless veth gives the timer

@@ -22,15 +22,9 @@ B() { ip netns exec "$ns_b" "$@"; }
 # carries the kernel's extack message and errno text.
 expect_err()
 {
-	local name=$1 errtext=$2 msg=$3 out rc
+	local name=$1 errtext=$2 msg=$3
 	shift 3
-	out=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	if [ $rc -ne 0 ] && [[ $out == *"$msg"* ]] && [[ $out == *"$errtext"* ]]; then
-		ndp_lib_pass "$name"
-	else
-		ndp_lib_fail "$name" "rc=$rc, wanted '$msg' ($errtext), got: $out"
-	fi
+	ndp_lib_expect_err "$name" "$msg" "$errtext" -- "$@"
 }
 
 # --- YNL ------------------------------------------------------------------
@@ -182,10 +176,10 @@ mon=$(mktemp)
 A ndpctl monitor >"$mon" 2>&1 &
 monpid=$!
 ndp_lib_at_exit "kill $monpid"
-for _ in $(seq 50); do grep -q monitoring "$mon" && break; sleep 0.1; done
+ndp_lib_wait 5000 grep -q monitoring "$mon"
 A ndpctl path add id 5 dst 10.0.1.0/24 fwmark 5
 A ndpctl path del id 5
-for _ in $(seq 50); do grep -q DELETED "$mon" && break; sleep 0.1; done
+ndp_lib_wait 5000 grep -q DELETED "$mon"
 kill "$monpid" 2>/dev/null
 ndp_lib_check "monitor reports path add and delete" \
 	bash -c "grep -q '^\[ADDED\] id 5 dst 10.0.1.0/24 fwmark 0x5' $mon &&
@@ -201,7 +195,7 @@ ndp_lib_at_exit "rm -f $srverr"
 B ndp_xfer -p ndp -4 -P 5999 -T 60 server -n 1 -S 0 -E 4000000 >/dev/null 2>"$srverr" &
 srv=$!
 ndp_lib_at_exit "kill $srv"
-for _ in $(seq 100); do grep -q listening "$srverr" && break; sleep 0.1; done
+ndp_lib_wait 10000 grep -q listening "$srverr"
 ndp_lib_check "sockets lists the listener" \
 	bash -c "ip netns exec $ns_b ndpctl sockets | grep -q '^LISTEN .*:5999 '"
 # A client that stays connected until killed: a transfer could finish
@@ -213,14 +207,12 @@ s.send(b'x' * 1000)
 time.sleep(60)" &
 cli=$!
 ndp_lib_at_exit "kill $cli"
+estab_listed()
+{
+	A ndpctl sockets | grep -q '^ESTAB  10.0.1.1:[0-9]* 10.0.1.2:5999 nonce 0x'
+}
 seen=
-for _ in $(seq 100); do
-	if A ndpctl sockets | grep -q '^ESTAB  10.0.1.1:[0-9]* 10.0.1.2:5999 nonce 0x'; then
-		seen=1
-		break
-	fi
-	sleep 0.1
-done
+ndp_lib_wait 10000 estab_listed && seen=1
 ndp_lib_expect_eq "sockets lists the connection with its nonce" 1 "$seen"
 kill "$cli" 2>/dev/null
 wait "$cli" 2>/dev/null

@@ -126,15 +126,14 @@ spoofed()
 	ip netns exec "$ns_h1" $DP client 4 10.0.100.1 "$port" "$(xfer_bytes "$size")" \
 		sport="$sport" pause="$d" >"$d/c" 2>&1 &
 	cpid=$!
-	for _ in $(seq 600); do
-		[ -e "$d/half" ] && break
-		sleep 0.05
-	done
+	ndp_lib_wait 30000 test -e "$d/half"
 	before=$(xfer_stats "$ns_h1")
 	# Any nonce but the connection's: 2^32 - 1 guesses out of 2^32 miss.
 	ip netns exec "$ns_sw" $DP spoof 10.0.1.1 10.0.100.1 "$sport" "$port" \
 		0x5eed5eed 1000 >/dev/null
-	sleep 0.5
+	# The ICMP error is counted when it arrives: wait for that, not 0.5 s.
+	ndp_lib_wait_stat "$ns_h1" IcmpIgnored \
+		$(($(xfer_delta "" "$before" "$ns_h1" IcmpIgnored) + 1)) 10000
 	after=$(xfer_stats "$ns_h1")
 	touch "$d/go"
 	wait "$cpid"

@@ -22,15 +22,9 @@ show()
 # and prints TEXT.
 expect_err()
 {
-	local name=$1 text=$2 out rc
+	local name=$1 text=$2
 	shift 2
-	out=$(sch_tc qdisc change dev tr root ndp "$@" 2>&1)
-	rc=$?
-	if [ $rc -ne 0 ] && printf '%s' "$out" | grep -qF -- "$text"; then
-		ndp_lib_pass "$name"
-	else
-		ndp_lib_fail "$name" "rc=$rc, wanted '$text', got: $out"
-	fi
+	ndp_lib_expect_err "$name" "$text" -- sch_tc qdisc change dev tr root ndp "$@"
 }
 
 ndp_lib_check "tc qdisc add dev tr root ndp" sch_tc qdisc add dev tr root ndp

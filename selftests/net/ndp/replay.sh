@@ -67,7 +67,7 @@ ndp_lib_info "$(ndp_replay show -r "$d/first.pcap" | head -n 4 | tr '\n' ';')"
 # never accepts; each connection ends by the embryonic timeout.
 embryonic_flood()
 {
-	local hport specs i f0 f1 n=24 tries=0
+	local hport specs i f0 f1 n=24
 
 	hport=$(xfer_next_port)
 	ip netns exec "$ns_b" python3 "$life" hold 10.0.1.2 "$hport" 64 \
@@ -81,14 +81,10 @@ embryonic_flood()
 	# shellcheck disable=SC2086 # one SPEC per word
 	ip netns exec "$ns_a" ndp_pktgen send -4 --dst 10.0.1.2 \
 		--dport "$hport" --nonce 0x4242 $specs >/dev/null
-	while :; do
-		f1=$(xfer_stats "$ns_b")
-		[ "$(xfer_delta "$f0" "$f1" "$ns_b" EmbryonicTimeouts)" -ge $n ] &&
-			break
-		tries=$((tries + 1))
-		[ $tries -lt 60 ] || break
-		sleep 0.5
-	done
+	# (xfer_delta from nothing: the count in the snapshot f0)
+	ndp_lib_wait_stat "$ns_b" EmbryonicTimeouts \
+		$(($(xfer_delta "" "$f0" "$ns_b" EmbryonicTimeouts) + n)) 30000
+	f1=$(xfer_stats "$ns_b")
 	ndp_lib_expect_eq "flood: $n unaccepted connections timed out" $n \
 		"$(xfer_delta "$f0" "$f1" "$ns_b" EmbryonicTimeouts)"
 	ndp_lib_expect_eq "flood: no time-wait record evicted (TwEvicted)" 0 \

@@ -85,11 +85,7 @@ cap_start()
 {
 	ip netns exec "$1" $DP cap $3 >"$2" 2>&1 &
 	echo $! >"$2.pid"
-	for _ in $(seq 100); do
-		grep -q capturing "$2" && return 0
-		sleep 0.05
-	done
-	return 1
+	ndp_lib_wait 5000 grep -q capturing "$2"
 }
 
 cap_stop()
@@ -110,10 +106,7 @@ xfer()
 	port=$((port + 1))
 	ip netns exec "$ns_b" $DP server "$fa" "$port" >"$TMP/$name.s" 2>"$TMP/$name.se" &
 	spid=$!
-	for _ in $(seq 100); do
-		grep -q listening "$TMP/$name.se" && break
-		sleep 0.05
-	done
+	ndp_lib_wait 5000 grep -q listening "$TMP/$name.se"
 	ip netns exec "$ns_a" $DP client "$fa" "$dst" "$port" "$SIZE" "$@" >"$TMP/$name.c" 2>&1
 	wait "$spid"
 	read -r cs cn cd <"$TMP/$name.c"
@@ -261,11 +254,7 @@ dev_flap()
 
 xfer_wait()
 {
-	for _ in $(seq 600); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
+	ndp_lib_wait 30000 test -e "$1"
 }
 
 ndp_lib_plan 16

@@ -230,19 +230,34 @@ udp_spread()
 	fi
 	ndp_lib_info "in UDP, IPv$fa: $(cores "$d0" "$d1" range 15)"
 }
+# at_barrier FILE N: N clients wait at xfer_run's start barrier FILE.
+at_barrier()
+{
+	local n=$2
+
+	set -- "$1".*
+	[ -e "$1" ] && [ $# -ge "$n" ]
+}
+
 # Four senders in other racks, two connections each, to the receiver: four
 # links' worth of first windows meet at its edge switch's port, whose
 # 8-packet queue trims (one sender's 16 connections share its own link
 # and seldom trim at all).
 udp_incast()
 {
-	local h pids=() rc=0 base
+	local h pids=() rc=0 base go=$XFER_TMP/incast.go
 	base=$(xfer_next_port)
+	# The four senders must overlap for the switches to trim: each starts
+	# one "ip netns exec" after the other (seconds on a loaded guest), so
+	# all wait at a start barrier until the last one is ready.
 	for h in 0 1 5 8; do
-		XFER_PORT=$((base + 100 + h)) xfer_run "$(fabric_host_ns "$h")" "$rcv" \
+		XFER_START=$go XFER_PORT=$((base + 100 + h)) xfer_run "$(fabric_host_ns "$h")" "$rcv" \
 			"$(fabric_host_ip4 11)" 4 256K 0 2 >"$XFER_TMP/incast.$h" 2>&1 &
 		pids+=($!)
 	done
+	ndp_lib_wait 60000 at_barrier "$go" 4 ||
+		echo "not all senders reached the start barrier"
+	touch "$go"
 	for h in "${pids[@]}"; do
 		wait "$h" || rc=1
 	done
@@ -281,9 +296,14 @@ fi
 # --- a connection opened by a later SYN packet ---
 # Receiver's ingress: drop IPv6 NDP (next header 253) DATA (type 1 at
 # 40 + 4) with SYN (flags bit 0 at 40 + 6) and syn_off 0 (40 + 16).
+filter_hit()
+{
+	tc -n "$1" -s filter show dev eth0 ingress | grep -q 'success [1-9]'
+}
+
 late_syn()
 {
-	local lso0 lso1 pid hit=0 i f=$XFER_TMP/late.out
+	local lso0 lso1 pid hit=0 f=$XFER_TMP/late.out
 	local cns ns dst13
 	cns=$(fabric_host_ns 0)
 	ns=$(fabric_host_ns 13)
@@ -296,13 +316,7 @@ late_syn()
 	lso0=$(ndp_lib_stat "$ns" LateSynOpens)
 	xfer_run "$cns" "$ns" "$dst13" 6 64K 0 >"$f" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		if tc -n "$ns" -s filter show dev eth0 ingress | grep -q 'success [1-9]'; then
-			hit=1
-			break
-		fi
-		sleep 0.1
-	done
+	ndp_lib_wait 20000 filter_hit "$ns" 2>/dev/null && hit=1
 	tc -n "$ns" qdisc del dev eth0 clsact
 	wait "$pid" || { echo "transfer failed:"; cat "$f"; return 1; }
 	lso1=$(ndp_lib_stat "$ns" LateSynOpens)
@@ -321,16 +335,13 @@ ex0=$(ndp_lib_stat "$snd" PathExcluded)
 s0=$(xfer_stats "$snd" "$rcv")
 blackhole()
 {
-	local pid i out0 f=$XFER_TMP/bh.out
+	local pid out0 f=$XFER_TMP/bh.out
 	out0=$(ndp_lib_stat "$snd" OutData)
 	xfer_run "$snd" "$rcv" "$dst" 6 4M 0 1 240 >"$f" 2>&1 &
 	pid=$!
 	# mid-transfer: once 10 DATA packets (of about 460) have left
 	# (each poll is a process: slow under TCG)
-	for ((i = 0; i < 300; i++)); do
-		[ $(($(ndp_lib_stat "$snd" OutData) - out0)) -ge 10 ] && break
-		sleep 0.05
-	done
+	ndp_lib_wait_stat "$snd" OutData $((out0 + 10)) 15000 2>/dev/null
 	tc -n "$core" qdisc replace dev p2 root netem loss 100% || return 1
 	wait "$pid" || { echo "transfer failed:"; cat "$f"; return 1; }
 }

@@ -103,12 +103,16 @@ xfer_compare()
 # the same time; checked with xfer_compare.  Output: diagnostics only.
 # XFER_PORT overrides the port (for runs started in the background);
 # XFER_SERVER_DEV and XFER_CLIENT_DEV bind that side's sockets to a device
-# (a VRF, ndp_xfer -D).
+# (a VRF, ndp_xfer -D).  XFER_START=FILE is a start barrier for runs in
+# the background: once its server listens, the client, already in its
+# namespace, creates FILE.<pid> and starts when FILE exists (60 s at
+# most, times NDP_TIME_FACTOR), so that runs started one after the other
+# send at the same time.
 xfer_run()
 {
 	local cns=$1 sns=$2 addr=$3 fam=$4 csend=$5 ssend=$6
 	local conns=${7:-1} tmo=${8:-120} port=${XFER_PORT:-$(xfer_next_port)}
-	local d=$XFER_TMP/run.$port spid crc src
+	local d=$XFER_TMP/run.$port spid crc src pre=()
 
 	mkdir -p "$d"
 	ip netns exec "$sns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
@@ -122,7 +126,15 @@ xfer_run()
 		wait "$spid" 2>/dev/null
 		return 1
 	fi
-	ip netns exec "$cns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
+	[ -n "${XFER_START:-}" ] && pre=(bash -c '
+		: >"$0.$$"
+		for ((i = 0; i < 1200 * ${NDP_TIME_FACTOR:-1}; i++)); do
+			[ -e "$0" ] && exec "$@"
+			sleep 0.05
+		done
+		echo "start barrier $0 not lifted" >&2
+		exit 1' "$XFER_START")
+	ip netns exec "$cns" "${pre[@]}" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
 		${XFER_CLIENT_DEV:+-D "$XFER_CLIENT_DEV"} client -H "$addr" -n "$conns" -S "$csend" -E "$ssend" \
 		>"$d/client.out" 2>"$d/client.err"
 	crc=$?
