@@ -237,6 +237,15 @@ enum ndp_mib_field {
 	 * us, lowered a connection's packet size
 	 */
 	NDP_MIB_PMTUROUTE,
+	/* InTrimLastHop: trimmed headers whose DSCP is
+	 * net.ndp.trim_dscp_host: trimmed by the receiver's own link, not
+	 * held against the path
+	 */
+	NDP_MIB_INTRIMLASTHOP,
+	/* InTrimFabric: trimmed headers whose DSCP is
+	 * net.ndp.trim_dscp_fabric: trimmed inside the fabric
+	 */
+	NDP_MIB_INTRIMFABRIC,
 	NDP_MIB_MAX
 };
 
