@@ -61,6 +61,16 @@
  * DATA headers that were not already returned are bounced; anything
  * else, or everything when @rts is off, is dropped.
  *
+ * Trimming conventions of current switches (SAI, SONiC).  With
+ * @trim_size set a trim keeps that many bytes of IP packet instead of the
+ * headers alone, and a trimmed DATA packet no longer than @trim_size is a
+ * header here (else, as with header-only trimming, other traffic).  With
+ * @trim_dscp_host / @trim_dscp_fabric set, the port re-marks the packets
+ * it trims with the DSCP of its role (@hostport), so that the receiver
+ * can tell a last-hop trim from a fabric trim.  With @ce_thresh set, ECT
+ * packets that join the data or the other queue at that length or more
+ * are marked CE (never trimmed ones or headers).
+ *
  * Dequeue.  Two classes share the link by deficit round robin by bytes
  * (@quantum): NDP (header + data queue) and other traffic, so TCP
  * coexists with NDP.  Within NDP, weighted round robin sends @wrr headers
