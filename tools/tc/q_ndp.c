@@ -306,6 +306,11 @@ static int ndp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			print_uint(PRINT_ANY, "deflect_thresh",
 				   "deflect-thresh %up ",
 				   rta_getattr_u32(tb[TCA_NDP_DEFLECT_THRESH]));
+	} else if (tb[TCA_NDP_HOSTPORT] &&
+		   RTA_PAYLOAD(tb[TCA_NDP_HOSTPORT]) >= 1 &&
+		   rta_getattr_u8(tb[TCA_NDP_HOSTPORT])) {
+		/* Without a group it picks trim-dscp-host: shown when on. */
+		print_string(PRINT_ANY, "hostport", "hostport %s ", "on");
 	}
 	return 0;
 }

@@ -117,7 +117,7 @@ run -4 30 limit 8 hlimit 32 trim-prob 100 hostport on trim-dscp-fabric 20 -- "da
 ndp_lib_expect_eq "no DSCP for the port's role: nothing re-marked" \
 	"tos=0 x30|0" "$(field "$tmp/rx" tos)|$(sch_xstat trim_remark)"
 ndp_lib_check "tc shows the trimming options" bash -c \
-	"ip netns exec $ns_sw tc qdisc show dev tr | grep -q 'trim-dscp-fabric 20' &&
+	"ip netns exec $ns_sw tc qdisc show dev tr | grep -q 'trim-dscp-fabric 20 hostport on' &&
 	 ip netns exec $ns_sw tc -s qdisc show dev tr | grep -q 'trim: remarked 0 ce_marked 0'"
 
 # 4. CE marking of other traffic: ce-thresh 2, seven UDP datagrams held
