@@ -14,7 +14,10 @@
 #  - bad values are refused with a message naming the option;
 #  - ndp.ko: with net.ndp.trim_dscp_host / trim_dscp_fabric set, real
 #    transfers through a trimming port count the receiver's trims as
-#    last-hop (InTrimLastHop) or fabric (InTrimFabric) by the DSCP.
+#    last-hop (InTrimLastHop) or fabric (InTrimFabric) by the DSCP; over
+#    IPv6 (sprayed paths, ids 1..16) the senders get NACKs for path 0
+#    only after last-hop trims, for their paths after fabric trims
+#    (ndp_nack tracepoint; skipped without tracefs).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qdisc_lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
@@ -26,7 +29,7 @@ sch_setup 2 || ndp_lib_skip_all "cannot build the topology"
 if ! err=$(sch_qdisc trim-size 200 2>&1); then
 	ndp_lib_skip_all "sch_ndp without trim-size: ${err:-rejected}"
 fi
-ndp_lib_plan 15
+ndp_lib_plan 17
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -173,23 +176,33 @@ ndp_lib_check "trim-size 59, 1501; trim-dscp-host 65; trim-dscp-fabric 100; ce-t
 	refused_all
 
 # 6. ndp.ko: the receiver tells last-hop trims from fabric trims by the
-#    DSCP.  Two hosts, two connections each, into a trimming port.
+#    DSCP.  Two hosts, two connections each, into a trimming port, over
+#    IPv6: its connections spray over paths of their own (net.ndp.
+#    spray_paths), so a NACK names a path unless it answers a last-hop
+#    trim.
 incast()
 {
 	local port1 port2 p1 p2 rc=0
 
 	port1=$(xfer_next_port)
 	port2=$(xfer_next_port)
-	XFER_PORT=$port1 xfer_run "$ns_h1" "$ns_rx" $RX 4 1M 0 2 300 \
+	XFER_PORT=$port1 xfer_run "$ns_h1" "$ns_rx" fd00:100::1 6 1M 0 2 300 \
 		>"$XFER_TMP/h1" 2>&1 &
 	p1=$!
-	XFER_PORT=$port2 xfer_run "$ns_h2" "$ns_rx" $RX 4 1M 0 2 300 \
+	XFER_PORT=$port2 xfer_run "$ns_h2" "$ns_rx" fd00:100::1 6 1M 0 2 300 \
 		>"$XFER_TMP/h2" 2>&1 &
 	p2=$!
 	wait $p1 || { rc=1; sed 's/^/h1: /' "$XFER_TMP/h1"; }
 	wait $p2 || { rc=1; sed 's/^/h2: /' "$XFER_TMP/h2"; }
 	return $rc
 }
+T=$(ndp_lib_tracefs)
+nack_trace=
+if [ -d "$T/events/ndp/ndp_nack" ]; then
+	nack_trace=$T
+	ndp_lib_at_exit "echo 0 > $T/events/ndp/ndp_nack/enable; echo > $T/trace"
+	echo 1 > "$T/events/ndp/ndp_nack/enable"
+fi
 if xfer_is_ndp; then
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.trim_dscp_host=10 \
 		net.ndp.trim_dscp_fabric=20 net.ndp.link_rate_mbps=100
@@ -197,14 +210,21 @@ if xfer_is_ndp; then
 		sch_tc qdisc del dev tr root 2>/dev/null
 		sch_qdisc limit 4 rate 100mbit hostport $role \
 			trim-dscp-host 10 trim-dscp-fabric 20
+		[ -n "$nack_trace" ] && echo > "$T/trace"
 		s0=$(xfer_stats "$ns_rx")
 		incast
 		rc=$?
 		s1=$(xfer_stats "$ns_rx")
+		nacks=0 pathed=0
+		if [ -n "$nack_trace" ]; then
+			cat "$T/trace" >"$tmp/nacks.$role"
+			nacks=$(grep -c 'ndp_nack: ' "$tmp/nacks.$role")
+			pathed=$(grep -c 'ndp_nack: .* path=[1-9]' "$tmp/nacks.$role")
+		fi
 		trims=$(xfer_delta "$s0" "$s1" "$ns_rx" InTrimmed)
 		last=$(xfer_delta "$s0" "$s1" "$ns_rx" InTrimLastHop)
 		fabric=$(xfer_delta "$s0" "$s1" "$ns_rx" InTrimFabric)
-		ndp_lib_info "hostport $role: InTrimmed $trims InTrimLastHop $last InTrimFabric $fabric"
+		ndp_lib_info "hostport $role: InTrimmed $trims InTrimLastHop $last InTrimFabric $fabric; senders got $nacks NACKs, $pathed naming a path"
 		if [ $role = on ]; then
 			ndp_lib_check "hostport on: 2x2 flows intact, every trim counted last-hop" \
 				test "$rc" = 0 -a "$trims" -gt 0 -a "$last" = "$trims" -a "$fabric" = 0
@@ -212,10 +232,21 @@ if xfer_is_ndp; then
 			ndp_lib_check "hostport off: 2x2 flows intact, every trim counted fabric" \
 				test "$rc" = 0 -a "$trims" -gt 0 -a "$fabric" = "$trims" -a "$last" = 0
 		fi
+		if [ -z "$nack_trace" ]; then
+			ndp_lib_skip "hostport $role: the NACKs' paths" "no tracefs"
+		elif [ $role = on ]; then
+			ndp_lib_check "hostport on: NACKs of last-hop trims name no path ($nacks NACKs)" \
+				test "$nacks" -gt 0 -a "$pathed" = 0
+		else
+			ndp_lib_check "hostport off: NACKs of fabric trims name their paths ($pathed of $nacks)" \
+				test "$pathed" -gt 0
+		fi
 	done
 else
-	ndp_lib_skip "hostport on: every trim counted last-hop" "counters are NDP-only"
-	ndp_lib_skip "hostport off: every trim counted fabric" "counters are NDP-only"
+	for role in on off; do
+		ndp_lib_skip "hostport $role: trims counted by origin" "counters are NDP-only"
+		ndp_lib_skip "hostport $role: the NACKs' paths" "NDP only"
+	done
 fi
 
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
