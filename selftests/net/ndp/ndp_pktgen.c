@@ -65,7 +65,7 @@
  *     --quiet:
  *       pkt I type=T psn=N sport=N dport=N flags=F prio=N paylen=N len=N
  *           doff=N opts=ok|BAD|- hcsum=ok|BAD pcsum=ok|BAD|- src=A dst=B
- *           t_us=N detours=N tos=N
+ *           tos=N t_us=N detours=N
  *     and for a challenge or a token a second line
  *       "pkt I nonce=N cookie=N"
  *     (len: payload bytes present after the doff*4-byte header; t_us:
@@ -844,7 +844,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	inet_ntop(family, dst, dsts, sizeof(dsts));
 	ndp_flags_str(flags, fl, sizeof(fl));
 	fprintf(stdout,
-		"pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld detours=%u tos=%u%s\n",
+		"pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s tos=%u t_us=%lld detours=%u%s\n",
 		st->pkts,
 		nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
 		ndp_type_names[nh->type] : "unknown",
@@ -853,8 +853,8 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 		!ook ? "BAD" : hlen > NDP_HDR_LEN ? "ok" : "-",
 		hok ? "ok" : "BAD",
 		check_payload ? (pok ? "ok" : "BAD") : "-",
-		lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts),
-		nh->detours, tos, ud);
+		lok ? "" : " length=BAD", srcs, dsts, tos, ts_us(&st->first, ts),
+		nh->detours, ud);
 	if (nh->type == NDP_PKT_CHALLENGE || nh->type == NDP_PKT_TOKEN)
 		fprintf(stdout, "pkt %lu nonce=%u cookie=%u\n", st->pkts,
 			ntohl(nh->nonce), ntohl(nh->pull));
