@@ -147,6 +147,8 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("sb_decay_ms", sb_decay_ms, SYSCTL_ZERO, &ndp_sb_decay_max),
 	NDP_SYSCTL("sb_exclude_ms", sb_exclude_ms, SYSCTL_ONE, &ndp_sb_excl_max),
 	NDP_SYSCTL("ctrl_dscp", ctrl_dscp, SYSCTL_ZERO, &ndp_dscp_max),
+	NDP_SYSCTL("trim_dscp_host", trim_dscp_host, SYSCTL_ZERO, &ndp_dscp_max),
+	NDP_SYSCTL("trim_dscp_fabric", trim_dscp_fabric, SYSCTL_ZERO, &ndp_dscp_max),
 	NDP_SYSCTL("spray_paths", spray_paths, SYSCTL_ONE, &ndp_spray_max),
 	NDP_SYSCTL("detour_mark", detour_mark, SYSCTL_ZERO, &ndp_iw_max),
 	NDP_SYSCTL("dasr_idle_ms", dasr_idle_ms, SYSCTL_ZERO, &ndp_dasr_idle_max),

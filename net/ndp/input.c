@@ -42,6 +42,7 @@
 #include <linux/skbuff.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/dsfield.h>
 #include <linux/filter.h>
 #include <net/sock.h>
 #include <net/xfrm.h>
@@ -561,6 +562,37 @@ static u32 ndp_missing(struct ndp_sock *nsk)
 	return nsk->rcv_high - nsk->rcv_nxt - nsk->ooo_len;
 }
 
+/*
+ * Where a switch trimmed @skb, as its DSCP says (sch_ndp's trim-dscp-host
+ * and trim-dscp-fabric, matched by net.ndp.trim_dscp_host and
+ * trim_dscp_fabric; 0 matches nothing): NDP_TRIM_LAST_HOP (the port
+ * facing this host), NDP_TRIM_FABRIC or NDP_TRIM_SWITCH (not marked).
+ * Counted in InTrimLastHop / InTrimFabric.
+ */
+static int ndp_trim_origin(struct net *net, const struct sk_buff *skb)
+{
+	const struct ndp_net *nn = ndp_pernet(net);
+	u32 host = READ_ONCE(nn->trim_dscp_host);
+	u32 fabric = READ_ONCE(nn->trim_dscp_fabric);
+	u32 dscp;
+
+	if (!host && !fabric)
+		return NDP_TRIM_SWITCH;
+	if (skb->protocol == htons(ETH_P_IP))
+		dscp = ipv4_get_dsfield(ip_hdr(skb)) >> 2;
+	else
+		dscp = ipv6_get_dsfield(ipv6_hdr(skb)) >> 2;
+	if (host && dscp == host) {
+		NDP_INC_STATS(net, NDP_MIB_INTRIMLASTHOP);
+		return NDP_TRIM_LAST_HOP;
+	}
+	if (fabric && dscp == fabric) {
+		NDP_INC_STATS(net, NDP_MIB_INTRIMFABRIC);
+		return NDP_TRIM_FABRIC;
+	}
+	return NDP_TRIM_SWITCH;
+}
+
 static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			 const struct ndphdr *nh, struct sk_buff_head *xmitq,
 			 struct ndp_ack_batch *ab)
@@ -571,6 +603,8 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	u32 psn = ntohl(nh->psn);
 	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	bool trimmed = flags & NDP_F_TRIMMED;
+	u8 nack_path = nh->path;
+	int cause;
 	bool pull;
 	u32 ctr = 0;
 	int rmem;
@@ -627,10 +661,28 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		}
 	} else {
 		NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
-		/* A header is consumed; a bad payload checksum is a drop. */
-		reason = skb->len ? SKB_DROP_REASON_SKB_CSUM : NDP_SKB_CONSUMED;
+		/*
+		 * A header is consumed; a bad payload checksum is a drop.
+		 * The packet's own header says which: a corrupt one was not
+		 * marked trimmed by a switch (ndp_rcv_conn_one()), and a
+		 * switch's trim may keep part of the payload (trim-size).
+		 */
+		if (ndp_hdr_has(ndp_hdr(skb), NDP_F_TRIMMED)) {
+			reason = NDP_SKB_CONSUMED;
+			cause = ndp_trim_origin(net, skb);
+		} else {
+			reason = SKB_DROP_REASON_SKB_CSUM;
+			cause = NDP_TRIM_CSUM;
+		}
+		/*
+		 * A last-hop trim says the receiver's link is busy, not the
+		 * path: its NACK names no path (0), which the sender's
+		 * scoreboard ignores (path.c).
+		 */
+		if (cause == NDP_TRIM_LAST_HOP)
+			nack_path = 0;
 		nsk->st_trims_rcvd++;
-		trace_ndp_trim(sk, psn, nh->path, skb->len ? NDP_TRIM_CSUM : NDP_TRIM_SWITCH);
+		trace_ndp_trim(sk, psn, nh->path, cause);
 	}
 
 	ndp_dasr_rcv(sk, psn, flags);
@@ -644,7 +696,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 					 sizeof(struct iphdr) :
 					 sizeof(struct ipv6hdr)),
 					&ctr);
-		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, nh->path, pull, ctr,
+		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, nack_path, pull, ctr,
 			      xmitq);
 		goto drop;
 	}

@@ -241,6 +241,15 @@ enum ndp_mib_field {
 	 * packet at the tail of the send queue instead of cutting a new one
 	 */
 	NDP_MIB_OUTTAILFILLS,
+	/* InTrimLastHop: trimmed headers whose DSCP is
+	 * net.ndp.trim_dscp_host: trimmed by the receiver's own link, not
+	 * held against the path
+	 */
+	NDP_MIB_INTRIMLASTHOP,
+	/* InTrimFabric: trimmed headers whose DSCP is
+	 * net.ndp.trim_dscp_fabric: trimmed inside the fabric
+	 */
+	NDP_MIB_INTRIMFABRIC,
 	NDP_MIB_MAX
 };
 

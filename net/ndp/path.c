@@ -39,7 +39,9 @@
  * counts are halved, so they describe recent feedback.  A path's
  * feedback weighs acks + nacks + 3 * rts + rtos, of which nacks +
  * 3 * rts + rtos is bad (htsim counts a bounce as three NACKs; an RTO is
- * one loss per packet the timer resends).  After a NACK, RTS or RTO the
+ * one loss per packet the timer resends).  A NACK for a trim the
+ * receiver's own link made (a last-hop trim, told by the DSCP, input.c)
+ * names path 0 and is not scored.  After a NACK, RTS or RTO the
  * path is judged: it is an outlier when its feedback weighs at least
  * sb_min_samples, its bad ratio exceeds sb_nack_abs_pct percent, and it
  * exceeds sb_nack_mean_pct percent of the mean ratio of the usable paths

@@ -114,6 +114,8 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_DEFERRED] = "DeferredWork",
 	[NDP_MIB_PMTUROUTE] = "PmtuRoute",
 	[NDP_MIB_OUTTAILFILLS] = "OutTailFills",
+	[NDP_MIB_INTRIMLASTHOP] = "InTrimLastHop",
+	[NDP_MIB_INTRIMFABRIC] = "InTrimFabric",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

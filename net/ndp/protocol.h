@@ -145,6 +145,9 @@ struct ndp_admit_keys {
  *	bytes it received until the peer proves its address (0: no bound).
  * @ctrl_dscp: DSCP of control packets (ACK, NACK, PULL, RST and headers
  *	sent without payload); 0: the socket's own TOS / traffic class.
+ * @trim_dscp_host: DSCP with which host-facing switch ports mark the
+ *	packets they trim (sch_ndp trim-dscp-host): a last-hop trim; 0: none.
+ * @trim_dscp_fabric: the same for fabric ports: a fabric trim; 0: none.
  * @max_orphans: closed connections still delivering data, at most.
  * @orphan_retries: RTO expiries without an acknowledgment before an
  *	orphan is reset.
@@ -225,6 +228,8 @@ struct ndp_net {
 	u32			embryonic_timeout_ms;
 	u32			amp_factor;
 	u32			ctrl_dscp;
+	u32			trim_dscp_host;
+	u32			trim_dscp_fabric;
 	u32			max_orphans;
 	u32			orphan_retries;
 	atomic_t		orphans;

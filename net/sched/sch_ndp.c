@@ -61,6 +61,16 @@
  * DATA headers that were not already returned are bounced; anything
  * else, or everything when @rts is off, is dropped.
  *
+ * Trimming conventions of current switches (SAI, SONiC).  With
+ * @trim_size set a trim keeps that many bytes of IP packet instead of the
+ * headers alone, and a trimmed DATA packet no longer than @trim_size is a
+ * header here (else, as with header-only trimming, other traffic).  With
+ * @trim_dscp_host / @trim_dscp_fabric set, the port re-marks the packets
+ * it trims with the DSCP of its role (@hostport), so that the receiver
+ * can tell a last-hop trim from a fabric trim.  With @ce_thresh set, ECT
+ * packets that join the data or the other queue at that length or more
+ * are marked CE (never trimmed ones or headers).
+ *
  * Dequeue.  Two classes share the link by deficit round robin by bytes
  * (@quantum): NDP (header + data queue) and other traffic, so TCP
  * coexists with NDP.  Within NDP, weighted round robin sends @wrr headers
@@ -130,6 +140,8 @@
 #include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/ndisc.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
 #include <net/neighbour.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -258,6 +270,12 @@ struct ndp_queue {
  * @dcc_thresh: detours a packet may have taken and still be detoured.
  * @deflect_thresh: data queue length that deflects, packets; 0: 2/3 limit.
  * @udp_port: UDP destination port of NDP over UDP, host order; 0: off.
+ * @trim_size: IP length a trimmed packet keeps, bytes; 0: its headers.
+ * @trim_dscp_host: DSCP a host-facing port (@hostport) gives the packets
+ *	it trims; TC_NDP_DSCP_KEEP: unchanged.
+ * @trim_dscp_fabric: the same for a fabric port (@hostport off).
+ * @ce_thresh: queue length at which arriving ECT packets that are not
+ *	trimmed are marked CE, packets; 0: off.
  * @stats: counters for dump_stats; the qlen/backlog fields are unused.
  *
  * Knobs are written under the qdisc tree lock with WRITE_ONCE() and read
@@ -303,6 +321,10 @@ struct ndp_sched_data {
 	u32			dcc_thresh;
 	u32			deflect_thresh;
 	u16			udp_port;
+	u32			trim_size;
+	u8			trim_dscp_host;
+	u8			trim_dscp_fabric;
+	u32			ce_thresh;
 
 	struct tc_ndp_xstats	stats;
 };
@@ -580,7 +602,8 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
 	int noff = skb_network_offset(skb);
 	u16 udp_port = READ_ONCE(q->udp_port);
-	unsigned int l4off, thoff, l4len, hlen;
+	u32 trim_size = READ_ONCE(q->trim_size);
+	unsigned int l4off, thoff, l4len, hlen, iplen;
 	const struct ndphdr *nh;
 	u32 ports;
 	u8 proto;
@@ -608,6 +631,7 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 			return NDP_SCH_OTHER;
 		l4off = noff + iph->ihl * 4;
 		l4len = tot - iph->ihl * 4;
+		iplen = tot;
 		cb->ipv = 4;
 		break;
 	}
@@ -625,6 +649,7 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 		    noff + sizeof(*ip6h) + l4len > skb->len)
 			return NDP_SCH_OTHER;
 		l4off = noff + sizeof(*ip6h);
+		iplen = sizeof(*ip6h) + l4len;
 		cb->ipv = 6;
 		break;
 	}
@@ -655,8 +680,11 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 	 * Headers get strict priority: a control packet or a trimmed DATA
 	 * packet that still carries a payload is not one (no NDP host or
 	 * switch makes such a packet); do not let it jump the data queue.
+	 * The exception is a trimmed DATA packet no longer than this port's
+	 * @trim_size, which is what a port with the same trim size made.
 	 */
-	if (ndp_hdr_is_control(nh) && l4len != hlen)
+	if (ndp_hdr_is_control(nh) && l4len != hlen &&
+	    (nh->type != NDP_PKT_DATA || !trim_size || iplen > trim_size))
 		return NDP_SCH_OTHER;
 	if (hlen > NDP_HDR_LEN && !pskb_may_pull(skb, thoff + hlen))
 		return NDP_SCH_OTHER;
@@ -688,7 +716,7 @@ static void ndp_sch_udp_trimmed(struct sk_buff *skb)
 {
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
 	struct udphdr *uh = ndp_sch_udp_hdr(skb);
-	unsigned int ulen = sizeof(*uh) + cb->hlen;
+	unsigned int ulen = skb->len - ndp_sch_l4off(cb);
 
 	uh->len = htons(ulen);
 	if (!uh->check || WARN_ON_ONCE(cb->ipv != 4))
@@ -701,17 +729,44 @@ static void ndp_sch_udp_trimmed(struct sk_buff *skb)
 		uh->check = CSUM_MANGLED_0;
 }
 
+/* End of the IP packet @skb (classified NDP), as an offset from skb->data. */
+static unsigned int ndp_sch_ip_end(const struct sk_buff *skb)
+{
+	unsigned int noff = skb_network_offset(skb);
+
+	if (ndp_skb_cb(skb)->ipv == 4)
+		return noff + ntohs(ip_hdr(skb)->tot_len);
+	return noff + sizeof(struct ipv6hdr) + ntohs(ipv6_hdr(skb)->payload_len);
+}
+
 /*
- * Cut @skb (a classified NDP DATA packet, not queued) to its IP (and UDP)
- * and NDP headers, options included (doff, validated by classify), and
- * mark it trimmed.  Works on nonlinear and cloned packets.  Returns 0 or
- * a negative errno, in which case the packet is unchanged as far as its
- * receiver can tell.
+ * Where a trim by this port ends @skb (classified NDP DATA): after its
+ * headers, options included, or with @trim_size set after that many
+ * bytes of IP packet, never inside the headers nor beyond the packet.
  */
-static int ndp_sch_trim(struct sk_buff *skb)
+static unsigned int ndp_sch_trim_end(const struct ndp_sched_data *q,
+				     const struct sk_buff *skb)
+{
+	const struct ndp_skb_cb *cb = ndp_skb_cb(skb);
+	unsigned int hdr_end = cb->thoff + cb->hlen;
+	u32 size = READ_ONCE(q->trim_size);
+
+	if (!size)
+		return hdr_end;
+	return clamp(skb_network_offset(skb) + size, hdr_end,
+		     max(hdr_end, ndp_sch_ip_end(skb)));
+}
+
+/*
+ * Cut @skb (a classified NDP DATA packet, not queued) at @end, at least
+ * its IP (and UDP) and NDP headers, options included (doff, validated by
+ * classify), and mark it trimmed.  Works on nonlinear and cloned packets.
+ * Returns 0 or a negative errno, in which case the packet is unchanged as
+ * far as its receiver can tell.
+ */
+static int ndp_sch_trim(struct sk_buff *skb, unsigned int end)
 {
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
-	unsigned int end = cb->thoff + cb->hlen;
 	unsigned int noff = skb_network_offset(skb);
 	unsigned int old = skb->len, cut;
 
@@ -841,6 +896,39 @@ static bool ndp_sch_rts(struct Qdisc *sch, struct sk_buff *skb)
 	skb_reset_mac_len(skb);
 	netif_rx(skb);
 	return true;
+}
+
+/*
+ * Give @skb, just trimmed by this port, the DSCP of this port's role, if
+ * one is set, so that its receiver can tell where it was trimmed (a
+ * host-facing port's trim is a last-hop trim).  The ECN bits are kept.
+ * The IP header is writable (ndp_sch_trim()).
+ */
+static void ndp_sch_trim_remark(struct ndp_sched_data *q, struct sk_buff *skb)
+{
+	u8 dscp = READ_ONCE(q->hostport) ? READ_ONCE(q->trim_dscp_host) :
+					   READ_ONCE(q->trim_dscp_fabric);
+
+	if (dscp >= TC_NDP_DSCP_KEEP)
+		return;
+	if (ndp_skb_cb(skb)->ipv == 4)
+		ipv4_change_dsfield(ip_hdr(skb), INET_ECN_MASK, dscp << 2);
+	else
+		ipv6_change_dsfield(ipv6_hdr(skb), INET_ECN_MASK, dscp << 2);
+	q->stats.trim_remark++;
+}
+
+/*
+ * Mark @skb CE if it is ECT and the queue it joins already holds @qlen
+ * packets, at least @ce_thresh.  Packets trimmed here are never marked:
+ * the trim says more.
+ */
+static void ndp_sch_ce(struct ndp_sched_data *q, struct sk_buff *skb, u32 qlen)
+{
+	u32 thresh = READ_ONCE(q->ce_thresh);
+
+	if (thresh && qlen >= thresh && INET_ECN_set_ce(skb))
+		q->stats.ce_mark++;
 }
 
 /*
@@ -1321,6 +1409,7 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 		return NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
 
 	if (likely(skb_queue_len(&q->dq.skbs) < READ_ONCE(q->limit))) {
+		ndp_sch_ce(q, skb, skb_queue_len(&q->dq.skbs));
 		ndp_sch_q_add(sch, &q->dq, skb);
 		return NET_XMIT_SUCCESS;
 	}
@@ -1337,6 +1426,7 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 		q->stats.trim_arrival++;
 	} else {
 		ndp_sch_q_unlink(sch, &q->dq, victim);
+		ndp_sch_ce(q, skb, skb_queue_len(&q->dq.skbs));
 		ndp_sch_q_add(sch, &q->dq, skb);
 		if (READ_ONCE(q->mode) == TC_NDP_MODE_PFABRIC)
 			q->stats.pfabric_evict++;
@@ -1345,7 +1435,7 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 	}
 
 	old_len = qdisc_pkt_len(victim);
-	if (unlikely(ndp_sch_trim(victim))) {
+	if (unlikely(ndp_sch_trim(victim, ndp_sch_trim_end(q, victim)))) {
 		q->stats.trim_fail++;
 		trace_sch_ndp_drop(sch, victim, ndp_sch_hdr(victim), old_len,
 				   SCH_NDP_DROP_TRIM_FAIL);
@@ -1354,6 +1444,7 @@ static int ndp_sch_data_enqueue(struct Qdisc *sch, struct sk_buff *skb,
 					    NDP_QDISC_DROP_FULL);
 	} else {
 		new_len = qdisc_pkt_len(victim);
+		ndp_sch_trim_remark(q, victim);
 		trace_sch_ndp_trim(sch, victim, ndp_sch_hdr(victim), old_len, SCH_NDP_NOT_DROPPED);
 		ret = ndp_sch_hdr_enqueue(sch, victim, to_free);
 		if (victim != skb && ret == NET_XMIT_SUCCESS)
@@ -1414,6 +1505,7 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		return ndp_compat_qdisc_drop(skb, sch, to_free,
 					     NDP_QDISC_DROP_FULL);
 	}
+	ndp_sch_ce(q, skb, skb_queue_len(&q->oq.skbs));
 	ndp_sch_q_add(sch, &q->oq, skb);
 	return NET_XMIT_SUCCESS;
 }
@@ -1643,6 +1735,12 @@ static const struct nla_policy ndp_sch_policy[TCA_NDP_MAX + 1] = {
 	[TCA_NDP_DEFLECT_THRESH] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &ndp_sch_thresh_range),
 	[TCA_NDP_UDP_PORT] = { .type = NLA_U16 },
+	/* The lower bound of a non-zero size is checked by change. */
+	[TCA_NDP_TRIM_SIZE] = NLA_POLICY_MAX(NLA_U32, TC_NDP_TRIM_SIZE_MAX),
+	[TCA_NDP_TRIM_DSCP_HOST] = NLA_POLICY_MAX(NLA_U8, TC_NDP_DSCP_KEEP),
+	[TCA_NDP_TRIM_DSCP_FABRIC] = NLA_POLICY_MAX(NLA_U8, TC_NDP_DSCP_KEEP),
+	[TCA_NDP_CE_THRESH] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						    &ndp_sch_thresh_range),
 	[TCA_NDP_IPPROTO] = {
 		.type = NLA_REJECT,
 		.reject_message = "sch_ndp: ipproto is read only (module parameter)",
@@ -1728,6 +1826,19 @@ static void ndp_sch_explain(struct netlink_ext_ack *extack, int err)
 	case TCA_NDP_DEFLECT_THRESH:
 		NL_SET_ERR_MSG_ATTR(extack, bad,
 				    "sch_ndp: deflect-thresh must be in [0, 65535] packets (0: 2/3 of limit)");
+		break;
+	case TCA_NDP_TRIM_SIZE:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: trim-size must be 0 (headers only) or in [60, 1500] bytes");
+		break;
+	case TCA_NDP_TRIM_DSCP_HOST:
+	case TCA_NDP_TRIM_DSCP_FABRIC:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: trim-dscp-host and trim-dscp-fabric must be in [0, 63] (64: keep)");
+		break;
+	case TCA_NDP_CE_THRESH:
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "sch_ndp: ce-thresh must be in [0, 65535] packets (0: off)");
 		break;
 	}
 }
@@ -1905,6 +2016,15 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 		ndp_sch_explain(extack, err);
 		return err;
 	}
+	if (tb[TCA_NDP_TRIM_SIZE]) {
+		u32 size = nla_get_u32(tb[TCA_NDP_TRIM_SIZE]);
+
+		if (size && size < TC_NDP_TRIM_SIZE_MIN) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_NDP_TRIM_SIZE],
+					    "sch_ndp: trim-size must be 0 (headers only) or in [60, 1500] bytes");
+			return -ERANGE;
+		}
+	}
 
 	/*
 	 * Port group: validate and allocate before changing anything.  Only
@@ -1979,6 +2099,16 @@ static int ndp_sch_change(struct Qdisc *sch, struct nlattr *opt,
 			   nla_get_u32(tb[TCA_NDP_DEFLECT_THRESH]));
 	if (tb[TCA_NDP_UDP_PORT])
 		WRITE_ONCE(q->udp_port, nla_get_u16(tb[TCA_NDP_UDP_PORT]));
+	if (tb[TCA_NDP_TRIM_SIZE])
+		WRITE_ONCE(q->trim_size, nla_get_u32(tb[TCA_NDP_TRIM_SIZE]));
+	if (tb[TCA_NDP_TRIM_DSCP_HOST])
+		WRITE_ONCE(q->trim_dscp_host,
+			   nla_get_u8(tb[TCA_NDP_TRIM_DSCP_HOST]));
+	if (tb[TCA_NDP_TRIM_DSCP_FABRIC])
+		WRITE_ONCE(q->trim_dscp_fabric,
+			   nla_get_u8(tb[TCA_NDP_TRIM_DSCP_FABRIC]));
+	if (tb[TCA_NDP_CE_THRESH])
+		WRITE_ONCE(q->ce_thresh, nla_get_u32(tb[TCA_NDP_CE_THRESH]));
 	if (tb[TCA_NDP_RATE]) {
 		WRITE_ONCE(q->rate, nla_get_u64(tb[TCA_NDP_RATE]));
 		/* A new rate applies from now, not from the old schedule. */
@@ -2031,6 +2161,8 @@ static int ndp_sch_init(struct Qdisc *sch, struct nlattr *opt,
 	q->sch = sch;
 	INIT_LIST_HEAD(&q->gnode);
 	q->dcc_thresh = NDP_SCH_DCC_DEFAULT;
+	q->trim_dscp_host = TC_NDP_DSCP_KEEP;
+	q->trim_dscp_fabric = TC_NDP_DSCP_KEEP;
 	qdisc_watchdog_init(&q->watchdog, sch);
 
 	return ndp_sch_change(sch, opt, extack);
@@ -2085,7 +2217,13 @@ static int ndp_sch_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_NDP_DEFLECT, READ_ONCE(q->deflect)) ||
 	    nla_put_u32(skb, TCA_NDP_DEFLECT_THRESH,
 			ndp_sch_deflect_thresh(q)) ||
-	    nla_put_u16(skb, TCA_NDP_UDP_PORT, READ_ONCE(q->udp_port)))
+	    nla_put_u16(skb, TCA_NDP_UDP_PORT, READ_ONCE(q->udp_port)) ||
+	    nla_put_u32(skb, TCA_NDP_TRIM_SIZE, READ_ONCE(q->trim_size)) ||
+	    nla_put_u8(skb, TCA_NDP_TRIM_DSCP_HOST,
+		       READ_ONCE(q->trim_dscp_host)) ||
+	    nla_put_u8(skb, TCA_NDP_TRIM_DSCP_FABRIC,
+		       READ_ONCE(q->trim_dscp_fabric)) ||
+	    nla_put_u32(skb, TCA_NDP_CE_THRESH, READ_ONCE(q->ce_thresh)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

@@ -37,7 +37,9 @@ static void ndp_explain(void)
 		"               [ group ID ] [ hostport on|off ] [ detour on|off ]\n"
 		"               [ opf-thresh PACKETS ] [ dcc-thresh DETOURS ]\n"
 		"               [ deflect on|off ] [ deflect-thresh PACKETS ]\n"
-		"               [ udp-port PORT ]\n"
+		"               [ udp-port PORT ] [ trim-size BYTES ]\n"
+		"               [ trim-dscp-host DSCP|keep ] [ trim-dscp-fabric DSCP|keep ]\n"
+		"               [ ce-thresh PACKETS ]\n"
 		" limit      data queue, packets (default 8)\n"
 		" hlimit     header queue, packets (default 0: twice limit)\n"
 		" olimit     queue of other (non-NDP) traffic, packets (default 1000)\n"
@@ -54,7 +56,11 @@ static void ndp_explain(void)
 		" dcc-thresh detours a packet may take, 0..15 (default 2)\n"
 		" deflect    Dart in-order deflection of short flows (default off)\n"
 		" deflect-thresh data queue length that deflects, packets (default 0: 2/3 limit)\n"
-		" udp-port   UDP destination port of NDP over UDP, 0..65535 (default 0: off)\n");
+		" udp-port   UDP destination port of NDP over UDP, 0..65535 (default 0: off)\n"
+		" trim-size  IP length a trimmed packet keeps, 0 or 60..1500 bytes (default 0: headers)\n"
+		" trim-dscp-host   DSCP 0..63 of packets this port trims when hostport is on (default keep)\n"
+		" trim-dscp-fabric DSCP 0..63 of packets this port trims when hostport is off (default keep)\n"
+		" ce-thresh  queue length that CE-marks ECT packets, packets (default 0: off)\n");
 }
 
 static int ndp_bad(const char *what, const char *arg)
@@ -168,6 +174,24 @@ static int ndp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return ndp_bad("udp-port (0..65535, 0: off)",
 					       *argv);
 			addattr16(n, NDP_MSG_MAX, TCA_NDP_UDP_PORT, port);
+		} else if (strcmp(opt, "trim-size") == 0 ||
+			   strcmp(opt, "ce-thresh") == 0) {
+			if (get_u32(&v, *argv, 0))
+				return ndp_bad(opt, *argv);
+			addattr32(n, NDP_MSG_MAX, opt[0] == 't' ?
+				  TCA_NDP_TRIM_SIZE : TCA_NDP_CE_THRESH, v);
+		} else if (strcmp(opt, "trim-dscp-host") == 0 ||
+			   strcmp(opt, "trim-dscp-fabric") == 0) {
+			__u8 dscp;
+
+			/* Range checked by the kernel, which says which. */
+			if (strcmp(*argv, "keep") == 0)
+				dscp = TC_NDP_DSCP_KEEP;
+			else if (get_u8(&dscp, *argv, 0))
+				return ndp_bad(opt, *argv);
+			addattr8(n, NDP_MSG_MAX, opt[10] == 'h' ?
+				 TCA_NDP_TRIM_DSCP_HOST :
+				 TCA_NDP_TRIM_DSCP_FABRIC, dscp);
 		} else if (strcmp(opt, "trim-prob") == 0) {
 			if (ndp_get_percent(&v, *argv))
 				return ndp_bad("trim-prob (percent)", *argv);
@@ -236,6 +260,25 @@ static int ndp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	    rta_getattr_u16(tb[TCA_NDP_UDP_PORT]))
 		print_uint(PRINT_ANY, "udp_port", "udp-port %u ",
 			   rta_getattr_u16(tb[TCA_NDP_UDP_PORT]));
+	/* Trimming conventions: shown when not the default. */
+	if (tb[TCA_NDP_TRIM_SIZE] && RTA_PAYLOAD(tb[TCA_NDP_TRIM_SIZE]) >= 4 &&
+	    rta_getattr_u32(tb[TCA_NDP_TRIM_SIZE]))
+		print_uint(PRINT_ANY, "trim_size", "trim-size %u ",
+			   rta_getattr_u32(tb[TCA_NDP_TRIM_SIZE]));
+	if (tb[TCA_NDP_TRIM_DSCP_HOST] &&
+	    RTA_PAYLOAD(tb[TCA_NDP_TRIM_DSCP_HOST]) >= 1 &&
+	    rta_getattr_u8(tb[TCA_NDP_TRIM_DSCP_HOST]) < TC_NDP_DSCP_KEEP)
+		print_uint(PRINT_ANY, "trim_dscp_host", "trim-dscp-host %u ",
+			   rta_getattr_u8(tb[TCA_NDP_TRIM_DSCP_HOST]));
+	if (tb[TCA_NDP_TRIM_DSCP_FABRIC] &&
+	    RTA_PAYLOAD(tb[TCA_NDP_TRIM_DSCP_FABRIC]) >= 1 &&
+	    rta_getattr_u8(tb[TCA_NDP_TRIM_DSCP_FABRIC]) < TC_NDP_DSCP_KEEP)
+		print_uint(PRINT_ANY, "trim_dscp_fabric", "trim-dscp-fabric %u ",
+			   rta_getattr_u8(tb[TCA_NDP_TRIM_DSCP_FABRIC]));
+	if (tb[TCA_NDP_CE_THRESH] && RTA_PAYLOAD(tb[TCA_NDP_CE_THRESH]) >= 4 &&
+	    rta_getattr_u32(tb[TCA_NDP_CE_THRESH]))
+		print_uint(PRINT_ANY, "ce_thresh", "ce-thresh %up ",
+			   rta_getattr_u32(tb[TCA_NDP_CE_THRESH]));
 	if (tb[TCA_NDP_GROUP] && RTA_PAYLOAD(tb[TCA_NDP_GROUP]) >= 4 &&
 	    rta_getattr_u32(tb[TCA_NDP_GROUP])) {
 		print_uint(PRINT_ANY, "group", "group %u ",
@@ -263,6 +306,11 @@ static int ndp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			print_uint(PRINT_ANY, "deflect_thresh",
 				   "deflect-thresh %up ",
 				   rta_getattr_u32(tb[TCA_NDP_DEFLECT_THRESH]));
+	} else if (tb[TCA_NDP_HOSTPORT] &&
+		   RTA_PAYLOAD(tb[TCA_NDP_HOSTPORT]) >= 1 &&
+		   rta_getattr_u8(tb[TCA_NDP_HOSTPORT])) {
+		/* Without a group it picks trim-dscp-host: shown when on. */
+		print_string(PRINT_ANY, "hostport", "hostport %s ", "on");
 	}
 	return 0;
 }
@@ -322,6 +370,9 @@ static int ndp_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_u64(PRINT_ANY, "gso_split", "\n  gso: split %llu", st.gso_split);
 	print_u64(PRINT_ANY, "gso_segs", " segments %llu", st.gso_segs);
 	print_u64(PRINT_ANY, "encap", "\n  encap: %llu", st.encap);
+	print_u64(PRINT_ANY, "trim_remark", "\n  trim: remarked %llu",
+		  st.trim_remark);
+	print_u64(PRINT_ANY, "ce_mark", " ce_marked %llu", st.ce_mark);
 	return 0;
 }
 

@@ -18,10 +18,12 @@
 #ifndef _TRACE_NDP_ONCE
 #define _TRACE_NDP_ONCE
 /* ndp_trim: why a DATA packet was taken as a header only. */
-#define NDP_TRIM_SWITCH	0	/* trimmed by a switch */
+#define NDP_TRIM_SWITCH	0	/* trimmed by a switch, origin not marked */
 #define NDP_TRIM_CSUM	1	/* bad payload checksum */
 #define NDP_TRIM_RCVBUF	2	/* receive buffer full */
 #define NDP_TRIM_MEM	3	/* protocol memory (net.ndp.mem) exhausted */
+#define NDP_TRIM_LAST_HOP 4	/* trimmed by the receiver's link (trim_dscp_host) */
+#define NDP_TRIM_FABRIC	5	/* trimmed in the fabric (trim_dscp_fabric) */
 
 /* The connection's addresses and ports, local first. */
 static inline void ndp_trace_conn(const struct sock *sk, u8 *saddr, u8 *daddr,
@@ -197,7 +199,9 @@ TRACE_EVENT(ndp_trim,
 				   { NDP_TRIM_SWITCH, "switch" },
 				   { NDP_TRIM_CSUM,   "csum" },
 				   { NDP_TRIM_RCVBUF, "rcvbuf" },
-				   { NDP_TRIM_MEM,    "mem" }))
+				   { NDP_TRIM_MEM,    "mem" },
+				   { NDP_TRIM_LAST_HOP, "last-hop" },
+				   { NDP_TRIM_FABRIC, "fabric" }))
 );
 
 /*

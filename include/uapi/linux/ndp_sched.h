@@ -34,6 +34,10 @@ enum {
 	TCA_NDP_DEFLECT,	/* u8: Dart in-order flow deflection on/off */
 	TCA_NDP_DEFLECT_THRESH,	/* u32: data queue length that deflects, packets; 0 = auto */
 	TCA_NDP_UDP_PORT,	/* u16, host order: UDP port of NDP over UDP; 0 = off */
+	TCA_NDP_TRIM_SIZE,	/* u32: IP length a trimmed packet keeps, bytes; 0 = headers only */
+	TCA_NDP_TRIM_DSCP_HOST,	/* u8: DSCP of packets trimmed by a host-facing port; 64 = keep */
+	TCA_NDP_TRIM_DSCP_FABRIC, /* u8: DSCP of packets trimmed by a fabric port; 64 = keep */
+	TCA_NDP_CE_THRESH,	/* u32: queue length that CE-marks ECT packets, packets; 0 = off */
 	__TCA_NDP_MAX
 };
 
@@ -53,6 +57,14 @@ enum {
 #define TC_NDP_DEFLECT_FLOWS	8	/* entries of a group's deflection table */
 #define TC_NDP_DEFLECT_TOKENS	4	/* entries short flows may hold at once */
 #define TC_NDP_DEFLECT_SHORT	102400	/* bytes: a flow up to this is short */
+/*
+ * A non-zero trim size is at least an IPv4 header and the NDP header
+ * (a packet whose headers are longer keeps its headers), at most an
+ * Ethernet MTU: a trimmed packet is meant to be small.
+ */
+#define TC_NDP_TRIM_SIZE_MIN	60
+#define TC_NDP_TRIM_SIZE_MAX	1500
+#define TC_NDP_DSCP_KEEP	64	/* trim-dscp-*: do not re-mark */
 
 /**
  * enum tc_ndp_mode - scheduling of the NDP data queue
@@ -107,6 +119,8 @@ struct tc_ndp_xstats {
 	__u64	gso_split;	/* NDP GSO super-packets cut into packets at enqueue */
 	__u64	gso_segs;	/* packets those super-packets were cut into */
 	__u64	encap;		/* NDP over UDP packets enqueued (udp-port) */
+	__u64	trim_remark;	/* trimmed here and re-marked with trim-dscp-host/-fabric */
+	__u64	ce_mark;	/* ECT packets marked CE (ce-thresh) */
 };
 
 #endif /* _UAPI_LINUX_NDP_SCHED_H */

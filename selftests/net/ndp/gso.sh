@@ -129,10 +129,10 @@ full_packets()
 # TCP's would with TCP_NODELAY.  Reported, not checked:
 ndp_lib_info "mtu 9000, defaults:" "$(full_packets "$s0" "$s1" $((4 << 20)))"
 # With the receiver's link slower than the writer (pull pacing at
-# 1 Mbit/s: ndp_xfer, which hashes what it writes, managed 1 MB/s in a
-# 6.12 TCG guest, the debug kernel being 3-4x slower;
-# its own queue) data waits in the send queue, and the next write completes
-# the short packet the previous one left.
+# 1 Mbit/s; ndp_xfer, which hashes what it writes, managed 1 MB/s in a
+# 6.12 TCG guest, and the debug kernel is 3-4x slower) data waits in the
+# send queue, and the next write completes the short packet the previous
+# one left.
 ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=1
 s0=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "mtu 9000, paced: v4 2M a->b intact" \

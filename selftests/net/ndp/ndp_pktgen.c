@@ -60,15 +60,17 @@
  *     Receives IPv4 and IPv6 NDP packets (not the ones the host sends) on
  *     a packet socket and verifies them: IP length, header checksum
  *     (always), option bytes (the doff=N pattern, always), payload
- *     checksum and bytes (untrimmed DATA).  One line per packet unless
+ *     checksum and bytes (untrimmed DATA; the bytes a trimmed one kept,
+ *     none unless the switch's trim-size says so).  One line per packet unless
  *     --quiet:
  *       pkt I type=T psn=N sport=N dport=N flags=F prio=N paylen=N len=N
  *           doff=N opts=ok|BAD|- hcsum=ok|BAD pcsum=ok|BAD|- src=A dst=B
- *           t_us=N detours=N
+ *           tos=N t_us=N detours=N
  *     and for a challenge or a token a second line
  *       "pkt I nonce=N cookie=N"
  *     (len: payload bytes present after the doff*4-byte header; t_us:
- *     kernel receive time since the first packet) and a summary line:
+ *     kernel receive time since the first packet; tos: the IPv4 TOS or
+ *     IPv6 traffic class byte, DSCP and ECN) and a summary line:
  *       summary pkts=N data=N trimmed=N ctrl=N rts=N bad_hcsum=N
  *               bad_pcsum=N bad_len=N bad_opts=N reordered=N bytes=N
  *               span_us=N bad_ucsum=N
@@ -711,6 +713,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	bool hok, pok = true, lok = true, ook = true, check_payload;
 	const uint8_t *payload;
 	size_t plen, hlen, i;
+	unsigned int tos;
 	uint16_t flags;
 	uint32_t psn;
 
@@ -723,6 +726,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 			return false;
 		iplen = iph->ihl * 4;
 		iptot = ntohs(iph->tot_len);
+		tos = iph->tos;
 		family = AF_INET;
 		src = &iph->saddr;
 		dst = &iph->daddr;
@@ -733,6 +737,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 			return false;
 		iplen = sizeof(*ip6);
 		iptot = iplen + ntohs(ip6->ip6_plen);
+		tos = (ntohl(ip6->ip6_flow) >> 20) & 0xff;
 		family = AF_INET6;
 		src = &ip6->ip6_src;
 		dst = &ip6->ip6_dst;
@@ -790,8 +795,15 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 		st->data++;
 		if (flags & NDP_F_TRIMMED) {
 			st->trimmed++;
-			if (plen)	/* a trimmed packet keeps no payload */
+			/*
+			 * A trimmed packet keeps no payload, or with sch_ndp's
+			 * trim-size a prefix of it: never more than it had.
+			 */
+			if (plen > ntohs(nh->paylen))
 				lok = false;
+			for (i = 0; pok && i < plen; i++)
+				if (payload[i] != (uint8_t)(psn + i))
+					pok = false;
 		}
 	} else {
 		st->ctrl++;
@@ -832,7 +844,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 	inet_ntop(family, dst, dsts, sizeof(dsts));
 	ndp_flags_str(flags, fl, sizeof(fl));
 	fprintf(stdout,
-		"pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s t_us=%lld detours=%u%s\n",
+		"pkt %lu type=%s psn=%u sport=%u dport=%u flags=%s prio=%u paylen=%u len=%zu doff=%u opts=%s hcsum=%s pcsum=%s%s src=%s dst=%s tos=%u t_us=%lld detours=%u%s\n",
 		st->pkts,
 		nh->type < NDP_PKT_MAX && ndp_type_names[nh->type] ?
 		ndp_type_names[nh->type] : "unknown",
@@ -841,7 +853,7 @@ static bool ndp_rx_one(const uint8_t *pkt, size_t len, int proto, long dport,
 		!ook ? "BAD" : hlen > NDP_HDR_LEN ? "ok" : "-",
 		hok ? "ok" : "BAD",
 		check_payload ? (pok ? "ok" : "BAD") : "-",
-		lok ? "" : " length=BAD", srcs, dsts, ts_us(&st->first, ts),
+		lok ? "" : " length=BAD", srcs, dsts, tos, ts_us(&st->first, ts),
 		nh->detours, ud);
 	if (nh->type == NDP_PKT_CHALLENGE || nh->type == NDP_PKT_TOKEN)
 		fprintf(stdout, "pkt %lu nonce=%u cookie=%u\n", st->pkts,
