@@ -11,9 +11,9 @@
 #                    every packet of a super-packet is cut by NDP's callback
 #                    (GsoSegments == OutGsoSegs), no super-packet reaches
 #                    the receiver (InGsoPkts stays 0); at MTU 9000 with
-#                    the receiver's pull pacing slower than the writer,
-#                    64 KB writes leave full packets, not one short packet
-#                    per write (OutTailFills);
+#                    data waiting for pulls (push window 2, pulls at
+#                    1 Mbit/s), 64 KB writes leave full packets, not one
+#                    short packet per write (OutTailFills);
 #   multipath        two steered paths: transfers intact;
 #   gso off          "ethtool -K eth0 gso off": no super-packets at all;
 #   sch_ndp, sender  the sender's own egress runs sch_ndp with a tiny
@@ -123,22 +123,24 @@ full_packets()
 	echo "$n DATA packets for $3 bytes (at most $max; retransmitted $r)"
 	[ "$n" -le "$max" ]
 }
-# At the defaults the application is the bottleneck here (a TCG guest
-# writes slower than veth and the pull pacer move): the queue drains
-# between writes and each write's last packet leaves at once, short, as
-# TCP's would with TCP_NODELAY.  Reported, not checked:
+# At the defaults each 64 KB write (8 packets) fits in the window a
+# sender pushes when its queue has run dry (init_window, 15), and a TCG
+# guest's ndp_xfer (it hashes what it writes, about 1 MB/s) is slower than
+# the veth: every write is pushed whole as it comes, its last packet
+# short, as TCP's would be with TCP_NODELAY.  Reported, not checked:
 ndp_lib_info "mtu 9000, defaults:" "$(full_packets "$s0" "$s1" $((4 << 20)))"
-# With the receiver's link slower than the writer (pull pacing at
-# 1 Mbit/s; ndp_xfer, which hashes what it writes, managed 1 MB/s in a
-# 6.12 TCG guest, and the debug kernel is 3-4x slower) data waits in the
-# send queue, and the next write completes the short packet the previous
-# one left.
+# With a push window of 2 packets and the receiver pulling at 1 Mbit/s,
+# most of each write waits for pulls, and the next write completes the
+# short packet the previous one left.
+iw=$(ip netns exec "$ns_a" sysctl -n net.ndp.init_window)
+ip netns exec "$ns_a" sysctl -qw net.ndp.init_window=2
 ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=1
 s0=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "mtu 9000, paced: v4 2M a->b intact" \
 	xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 2M 0 1 120
 s1=$(xfer_stats "$ns_a" "$ns_b")
 ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=0
+ip netns exec "$ns_a" sysctl -qw net.ndp.init_window="$iw"
 xfer_expect_moved "mtu 9000, paced: writes filled unsent packets" "$s0" "$s1" \
 	"$ns_a" OutTailFills
 ndp_lib_check "mtu 9000, paced: 64 KB writes leave full packets" \
