@@ -43,6 +43,13 @@ echo 4096 > "$T/buffer_size_kb"
 echo 1 > "$T/events/skb/kfree_skb/enable"
 echo 1 > "$T/tracing_on"
 
+# traced RE: the trace so far, in $tmp/crafted, has a line matching RE.
+traced()
+{
+	cat "$T/trace" > "$tmp/crafted"
+	grep -qE "$1" "$tmp/crafted"
+}
+
 # crafted NAME FAMILY DST REASON SPEC: send SPEC from h1 to port 9 of DST;
 # pass if ndp.ko dropped it with REASON.
 crafted()
@@ -57,13 +64,7 @@ crafted()
 	[ -n "$ndp_tag" ] || re="kfree_skb: .* reason: $reason\$"
 	# The drop happens in the sender's softirq; wait for it with a
 	# deadline rather than a fixed sleep.
-	local i
-	for i in $(seq 50); do
-		cat "$T/trace" > "$tmp/crafted"
-		grep -qE "$re" "$tmp/crafted" && break
-		sleep 0.2
-	done
-	if grep -qE "$re" "$tmp/crafted"; then
+	if ndp_lib_wait 10000 traced "$re" 2>/dev/null; then
 		ndp_lib_pass "$name"
 		grep -E "$re" "$tmp/crafted" | head -n 1 | sed 's/^ */# /'
 	else
