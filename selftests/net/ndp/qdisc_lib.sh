@@ -113,6 +113,31 @@ sch_recv_wait()
 	wait "$sch_recv_pid"
 }
 
+# sch_run OUT FAMILY COUNT QDISC-OPTIONS -- SPECS...: tr's qdisc replaced
+# by ndp with QDISC-OPTIONS and frozen, SPECS sent by ndp_pktgen from h1 to
+# the receiver (10.0.100.1 or fd00:100::1 by FAMILY, -4 or -6), which
+# waits for COUNT packets on port 5000 into OUT; the counters snapshotted
+# (sch_xstat reads the snapshot), the port released.  Returns the
+# receiver's exit status.
+sch_run()
+{
+	local out=$1 v=$2 n=$3 dst=10.0.100.1 opts=()
+	shift 3
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	[ "$v" = -6 ] && dst=fd00:100::1
+	sch_unsnap
+	sch_tc qdisc del dev tr root 2>/dev/null
+	sch_qdisc "${opts[@]}" || return 1
+	sch_freeze "$v" || return 1
+	sch_recv_start "$ns_rx" "$out" --dport 5000 --count "$n" \
+		--timeout-ms 30000 --idle-ms 5000 || return 1
+	ip netns exec "$ns_h1" ndp_pktgen send "$v" --dst "$dst" "$@" >/dev/null || return 1
+	sch_snap
+	sch_release || return 1
+	sch_recv_wait
+}
+
 # sch_xstat NAME: an xstats counter of the ndp qdisc on tr (tc -s -j),
 # from the snapshot taken by sch_snap if there is one, else read now.
 sch_xstat()

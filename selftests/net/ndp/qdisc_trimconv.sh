@@ -33,28 +33,13 @@ ndp_lib_plan 17
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
-RX=10.0.100.1
 
 # run FAMILY COUNT QDISC-OPTIONS -- SPECS...: frozen port, send, snapshot
 # the counters (sch_xstat reads the snapshot), release; receiver output in
 # $tmp/rx, its exit status returned.
 run()
 {
-	local v=$1 n=$2 dst=$RX opts=()
-	shift 2
-	while [ "$1" != -- ]; do opts+=("$1"); shift; done
-	shift
-	[ "$v" = -6 ] && dst=fd00:100::1
-	sch_unsnap
-	sch_tc qdisc del dev tr root 2>/dev/null
-	sch_qdisc "${opts[@]}" || return 1
-	sch_freeze $v || return 1
-	sch_recv_start "$ns_rx" "$tmp/rx" --dport 5000 --count "$n" \
-		--timeout-ms 30000 --idle-ms 5000 || return 1
-	ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" "$@" >/dev/null || return 1
-	sch_snap
-	sch_release || return 1
-	sch_recv_wait
+	sch_run "$tmp/rx" "$@"
 }
 
 # frozen_q A B...: the snapshot's values of counters A B ...
