@@ -56,7 +56,8 @@ static inline void ndp_trace_conn(const struct sock *sk, u8 *saddr, u8 *daddr,
 		      { NDP_F_PULL,    "PULL" },			\
 		      { NDP_F_FIN,     "FIN" },				\
 		      { NDP_F_RTX,     "RTX" },				\
-		      { NDP_F_PASSIVE, "PASSIVE" })
+		      { NDP_F_PASSIVE, "PASSIVE" },			\
+		      { NDP_F_CE,      "CE" })
 
 /*
  * A packet handed to IP (ndp_send_pkt) or taken from it after the header
