@@ -43,7 +43,7 @@ NDP_MTU=1500
 
 # --- topology -------------------------------------------------------------
 # tx sK 10.1.K.1 -- lk 10.1.K.254 spine K tr 10.3.K.1 (sch_ndp)
-#   -- uK 10.3.K.2 leaf h 10.0.0.254 (sch_ndp, edge) -- r rx 10.0.0.2,
+#   -- uK 10.3.K.2 leaf lf0 10.0.0.254 (sch_ndp, edge) -- rx0 rx 10.0.0.2,
 #   10.9.K.2/32.  Replies: rx -> leaf -> spine 1 -> tx.
 topo()
 {
@@ -54,9 +54,9 @@ topo()
 			net.ipv4.conf.default.rp_filter=0 || return 1
 	done
 	ip netns exec "$ns_leaf" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	ndp_lib_link "$ns_leaf" h "$ns_rx" r || return 1
-	ip -n "$ns_leaf" addr add 10.0.0.254/24 dev h
-	ip -n "$ns_rx" addr add 10.0.0.2/24 dev r
+	ndp_lib_link "$ns_leaf" lf0 "$ns_rx" rx0 || return 1
+	ip -n "$ns_leaf" addr add 10.0.0.254/24 dev lf0
+	ip -n "$ns_rx" addr add 10.0.0.2/24 dev rx0
 	for k in 1 2 3 4; do
 		sp=ns_sp$k
 		sp=${!sp}
@@ -67,14 +67,14 @@ topo()
 		ip -n "$sp" addr add "10.1.$k.254/24" dev lk
 		ip -n "$sp" addr add "10.3.$k.1/24" dev tr
 		ip -n "$ns_leaf" addr add "10.3.$k.2/24" dev "u$k"
-		ip -n "$ns_rx" addr add "10.9.$k.2/32" dev r
+		ip -n "$ns_rx" addr add "10.9.$k.2/32" dev rx0
 		ip -n "$ns_tx" route add "10.9.$k.2/32" via "10.1.$k.254"
 		ip -n "$sp" route add 10.9.0.0/16 via "10.3.$k.2"
 		ip -n "$sp" route add 10.0.0.0/24 via "10.3.$k.2"
 		# returned-to-sender headers go back the way they came
 		ip -n "$sp" route add 10.1.0.0/16 via "10.1.$k.1"
 	done
-	ip -n "$ns_leaf" route add 10.9.0.0/16 dev h
+	ip -n "$ns_leaf" route add 10.9.0.0/16 dev lf0
 	ip -n "$ns_leaf" route add 10.1.0.0/16 via 10.3.1.1
 	ip -n "$ns_rx" route add 10.1.0.0/16 via 10.0.0.254
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=100 \
@@ -93,7 +93,7 @@ port()
 {
 	local ns dev role
 	if [ "$1" = edge ]; then
-		ns=$ns_leaf dev=h role="hostport on"
+		ns=$ns_leaf dev=lf0 role="hostport on"
 		shift
 	else
 		ns=ns_sp$2 dev=tr role="hostport off"
