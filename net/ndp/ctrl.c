@@ -79,10 +79,10 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->sb_nack_abs_pct = 30;
 	nn->sb_decay_ms = 100;
 	nn->sb_exclude_ms = 1000;
-	/* DATA is not ECT by default: with ECT, multipath.sh's degraded
-	 * spine stopped being excluded, not yet understood (ndp.rst).
+	/* DATA is ECT(0): unmarked it costs nothing, and a switch that
+	 * cannot trim NDP can still say CE (ndp.rst, "ECN").
 	 */
-	nn->ecn = 0;
+	nn->ecn = 1;
 	/* Flow-label paths per IPv6 connection (path.c): enough labels
 	 * that ECMP hashing spreads them over the equal-cost paths.
 	 */

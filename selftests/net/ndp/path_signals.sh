@@ -20,7 +20,7 @@
 #                    (PathExcluded, ndpctl: exclusions);
 #   CE in the core   spine 3's port at 1 mbit/s with room for the queue
 #                    (limit 1000) and ce-thresh 2: DATA is ECT(0)
-#                    (net.ndp.ecn 1 at the sender), spine 3 marks it CE instead of
+#                    (net.ndp.ecn), spine 3 marks it CE instead of
 #                    trimming, the receiver counts and echoes the marks
 #                    (InDataCE, and NACK/ACK with NDP_F_CE: InCEEchoes at
 #                    the sender), the sender scores them against path 3
@@ -80,7 +80,7 @@ topo()
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=100 \
 		net.ndp.trim_dscp_host=10 net.ndp.trim_dscp_fabric=20 || return 1
 	ip netns exec "$ns_tx" sysctl -qw net.ndp.sb_decay_ms=1000 \
-		net.ndp.sb_min_samples=50 net.ndp.ecn=1 || return 1
+		net.ndp.sb_min_samples=50 || return 1
 	for k in 1 2 3 4; do
 		port spine "$k" || return 1
 	done
