@@ -130,6 +130,7 @@ for mtu in $mtus; do
 		grep -h '^# ' "$d"/console-?.log 2>/dev/null | sed 's/^/#   /' | head -n 20
 	fi
 	ndp_lib_info "mtu $mtu: guests ran $((SECONDS - t1)) s"
+	grep -h '^ndp-vm-net: tap' "$d/run.log" | sed 's/^/# /'
 	grep -h '^VMNET-FEAT' "$d"/console-?.log 2>/dev/null | sed 's/^/# /'
 	counts=$d/counts
 	python3 "$(dirname "$0")/vmnet_pcap.py" "$d/tapa.pcap" "$mtu" "$udp_port" >"$counts" 2>&1 ||
