@@ -6,6 +6,7 @@
 #
 #   vmnet_guest.sh up                 bring the virtio NIC up (/ndp/vmnet.env)
 #   vmnet_guest.sh server|client [SIZE]
+#   vmnet_guest.sh bench-server|bench-client [SIZE] [ROUNDS]
 #
 # server and client run the same cases in the same order: TCP (the
 # baseline), native NDP and NDP in UDP (net.ndp.udp_port), each over IPv4
@@ -21,6 +22,12 @@
 #   VMNET-FEAT side=S FEATURE: on|off ...     (ethtool -k of the NIC)
 #
 # Exit status: the number of cases that failed on this side.
+#
+# bench-*: one bulk flow of SIZE (default 16M) from B to A, ROUNDS
+# (default 3) rounds, TCP then native NDP over IPv4 (tools/ndpperf -m
+# bulk, bytes verified); the client prints ndpperf's result lines as
+# "VMNET-BENCH PROTO ...".  The server ends when the client says so (a
+# TCP connection to port 21999).
 set -uo pipefail
 export PATH=/ndp/selftests:/ndp/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
@@ -127,7 +134,47 @@ run_case()	# run_case INDEX SIDE SIZE
 	return $rc
 }
 
+bench_server()
+{
+	local p rc=0 pids=()
+
+	for p in tcp ndp; do
+		ndpperf -s -p "$p" -4 -P $((5300 + ${#pids[@]})) &
+		pids+=($!)
+	done
+	# Ready, then done: two connections to the barrier port.
+	ndp_xfer -p tcp -4 -P 21999 -T $((3600 * tfactor)) server -n 1 -S 1 -E 1 >/dev/null 2>&1 || rc=1
+	ndp_xfer -p tcp -4 -P 21998 -T $((3600 * tfactor)) server -n 1 -S 1 -E 1 >/dev/null 2>&1 || rc=1
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	return $rc
+}
+
+bench_client()
+{
+	local size=$1 rounds=$2 p port=5300 rc=0 k
+
+	for ((k = 0; k < 600 * tfactor; k++)); do
+		ndp_xfer -p tcp -4 -P 21999 -T 20 client -H "$VMNET_PEER4" -S 1 -E 1 \
+			>/dev/null 2>&1 && break
+		sleep 0.2
+	done
+	for p in tcp ndp; do
+		ndpperf -c "$VMNET_PEER4" -p "$p" -4 -P $port -m bulk -r "$size" -n "$rounds" \
+			-T $((600 * tfactor)) >"/tmp/bench.$p" 2>&1 || rc=1
+		sed "s/^/VMNET-BENCH $p mtu $VMNET_MTU: /" "/tmp/bench.$p"
+		port=$((port + 1))
+	done
+	ndp_xfer -p tcp -4 -P 21998 -T 20 client -H "$VMNET_PEER4" -S 1 -E 1 >/dev/null 2>&1 || rc=1
+	return $rc
+}
+
 case "${1:-}" in
+bench-server|bench-client)
+	vmnet_up || exit 1
+	modprobe ndp || { echo "vmnet: cannot load ndp"; exit 1; }
+	if [ "$1" = bench-server ]; then bench_server; else bench_client "${2:-16M}" "${3:-3}"; fi
+	;;
 up)
 	vmnet_up
 	;;
