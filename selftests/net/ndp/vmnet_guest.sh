@@ -19,6 +19,7 @@
 #   VMNET-XFER case=C side=S conn 0 tx N SHA rx N SHA STATUS  (ndp_xfer)
 #   VMNET-CASE case=C side=S rc=RC
 #   VMNET-STAT case=C side=S NAME=DELTA ...   (NDP counters, device packets)
+#   VMNET-STATALL case=C side=S NAME=DELTA ...   (every counter that moved)
 #   VMNET-FEAT side=S FEATURE: on|off ...     (ethtool -k of the NIC)
 #
 # Exit status: the number of cases that failed on this side.
@@ -83,7 +84,11 @@ stat_delta()	# stat_delta CASE BEFORE AFTER
 		$1 ~ /^(OutData|InData|GsoSegments|OutGsoPkts|OutGsoSegs|OutFragmented|EncapOutPkts|EncapInPkts|InCsumErrs|Rtos|RtxNack|DevTxPackets|DevRxPackets)$/ {
 			line = line " " $1 "=" ($2 - b[$1])
 		}
-		END { print "VMNET-STAT case=" c " side=" s line }' "$2" "$3"
+		$2 != b[$1] { all = all " " $1 "=" ($2 - b[$1]) }
+		END {
+			print "VMNET-STAT case=" c " side=" s line
+			print "VMNET-STATALL case=" c " side=" s all
+		}' "$2" "$3"
 }
 
 run_case()	# run_case INDEX SIDE SIZE
