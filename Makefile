@@ -222,4 +222,4 @@ uninstall-tools:
 	done
 
 help:
-	@sed -n '3,20p' Makefile
+	@sed -n '3,21p' Makefile
