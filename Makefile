@@ -10,6 +10,7 @@
 #                        (kernel and user-space C), wire-check
 #   make tools           user-space tools and selftest helpers
 #   make test            selftests in a qemu VM (KERNEL=6.12|6.1|debug)
+#   make vmnet-test      NDP between two VMs' kernels over virtio-net
 #   make demo            the main job: build, boot, show NDP working
 #   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
 #   make bench           NDP vs TCP benchmarks (BENCH_SET=full|short|fabric|fct)
@@ -44,7 +45,7 @@ SOURCES := $(shell find net include -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null
 USER_SOURCES := $(shell find tools selftests -name '*.[ch]' ! -name '*.mod.c' \
 		! -path 'selftests/net/ndp/ynl/*' 2>/dev/null | sort)
 
-.PHONY: all modules clean check sparse checkpatch tools test demo bench help fuzz \
+.PHONY: all modules clean check sparse checkpatch tools test vmnet-test demo bench help fuzz \
 	install uninstall install-modules uninstall-modules clean-modules \
 	install-tools uninstall-tools \
 	install-dkms-src uninstall-dkms-src netlink-gen man-check wire-check
@@ -104,6 +105,12 @@ check: sparse checkpatch man-check wire-check
 
 test:
 	tools/vm/ndp-vm --kernel $(KERNEL) --build -- /ndp/selftests/run_tests.sh $(TESTS)
+
+# Two guests, each its own kernel, joined by virtio-net through a bridge
+# in a host network namespace; runs on the host (ndp-testing.rst,
+# "Separate kernels").
+vmnet-test:
+	NDP_VMNET_KERNEL=$(KERNEL) selftests/net/ndp/vmnet.sh
 
 demo:
 	tools/vm/ndp-vm --kernel $(KERNEL) --build -- /ndp/demo.sh
@@ -215,4 +222,4 @@ uninstall-tools:
 	done
 
 help:
-	@sed -n '3,20p' Makefile
+	@sed -n '3,21p' Makefile

@@ -36,6 +36,7 @@
 #include <linux/slab.h>
 #include <linux/sock_diag.h>
 #include <net/inet_timewait_sock.h>
+#include <net/ipv6.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
@@ -158,12 +159,16 @@ static bool ndp_diag_selected(struct sock *sk,
 	return ndp_inet_diag_bc_sk(bc, sk);
 }
 
-/* The parts of a time-wait socket that inet_diag reads, from a record. */
+/*
+ * The parts of a time-wait socket that inet_diag reads, from a record.  An
+ * IPv4 connection of an IPv6 socket is reported as AF_INET6 with
+ * v4-mapped addresses, as its socket was (and as TCP's are).
+ */
 static void ndp_diag_tw_sock(struct inet_timewait_sock *tw,
 			     const struct ndp_tw_diag *d)
 {
 	memset(tw, 0, sizeof(*tw));
-	tw->tw_family = d->fl.family;
+	tw->tw_family = d->sock_family;
 	tw->tw_state = TCP_TIME_WAIT;
 	tw->tw_num = ntohs(d->fl.lport);
 	tw->tw_dport = d->fl.rport;
@@ -172,7 +177,11 @@ static void ndp_diag_tw_sock(struct inet_timewait_sock *tw,
 	if (d->fl.family == AF_INET) {
 		tw->tw_rcv_saddr = d->fl.laddr.s6_addr32[3];
 		tw->tw_daddr = d->fl.raddr.s6_addr32[3];
-	} else {
+	}
+	if (d->sock_family == AF_INET6 && d->fl.family == AF_INET) {
+		ipv6_addr_set_v4mapped(tw->tw_rcv_saddr, &tw->tw_v6_rcv_saddr);
+		ipv6_addr_set_v4mapped(tw->tw_daddr, &tw->tw_v6_daddr);
+	} else if (d->sock_family == AF_INET6) {
 		tw->tw_v6_rcv_saddr = d->fl.laddr;
 		tw->tw_v6_daddr = d->fl.raddr;
 	}
@@ -236,7 +245,7 @@ static void ndp_diag_dump_tw(struct sk_buff *skb, struct netlink_callback *cb,
 			const struct ndp_tw_diag *d = &batch[k];
 
 			if (r->sdiag_family != AF_UNSPEC &&
-			    d->fl.family != r->sdiag_family)
+			    d->sock_family != r->sdiag_family)
 				continue;
 			if (r->id.idiag_sport && r->id.idiag_sport != d->fl.lport)
 				continue;

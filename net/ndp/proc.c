@@ -136,7 +136,10 @@ static int ndp_stat_seq_show(struct seq_file *seq, void *v)
 
 /*
  * /proc/net/ndp_socks: one line per connection, for debugging (a snapshot
- * taken under each socket's lock; the layout may change).  The nonce shows
+ * taken under each socket's lock; the layout may change).  psns are
+ * absolute, except head_off (the next new packet's psn - snd_una, -1 if
+ * none), rcv_span (rcv_high - rcv_nxt) and ooo_first (the first
+ * out-of-order psn - rcv_nxt, -1 if none).  The nonce shows
  * as 0 to readers without CAP_NET_ADMIN in the namespace's user namespace.
  */
 static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
@@ -151,10 +154,10 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 	ndp_pull_snapshot(sk, &pulls);
 	h = skb_rb_first(&nsk->sndq);
 	o = skb_rb_first(&nsk->ooo);
-	seq_printf(seq, "%u %u %08x %d %u %d %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
+	seq_printf(seq, "%u %u %08x %d %u %u %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
 		   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
 		   secrets ? nsk->nonce : 0, sk->sk_state,
-		   nsk->snd_una, (int)(nsk->snd_nxt - nsk->snd_una),
+		   nsk->snd_una, nsk->snd_nxt,
 		   nsk->send_head ?
 		   (int)(NDP_SKB_CB(nsk->send_head)->psn - nsk->snd_una) : -1,
 		   nsk->rtx_pending, nsk->credit, nsk->idle,
@@ -186,7 +189,7 @@ static int ndp_socks_seq_show(struct seq_file *seq, void *v)
 	/* The nonce lets its holder forge packets of the connection. */
 	secrets = file_ns_capable(seq->file, nn->net->user_ns, CAP_NET_ADMIN);
 
-	seq_puts(seq, "lport rport nonce state snd_una snd_nxt head rtx credit idle una_acked rcv_nxt rcv_high ooo ooo_first rmem rcvbuf wmemq pull_pending blocked linked hole retries rto_us\n");
+	seq_puts(seq, "lport rport nonce state snd_una snd_nxt head_off rtx credit idle una_acked rcv_nxt rcv_span ooo ooo_first rmem rcvbuf wmemq pull_pending blocked linked hole retries rto_us\n");
 	do {
 		n = ndp_conn_batch(nn, &pos, batch, NDP_SOCKS_BATCH);
 		for (k = 0; k < n; k++) {

@@ -1163,12 +1163,16 @@ void ndp_tw_add(struct sock *sk);
 /**
  * struct ndp_tw_diag - a time-wait record as a sock_diag dump reports it
  * @fl: the connection's 4-tuple, nonce, family and interface.
+ * @sock_family: the family of the socket the connection had: AF_INET6 for
+ *	an IPv4 connection of an IPv6 socket (v4-mapped addresses), which
+ *	dumps report as TCP reports its time-wait sockets.
  * @cookie: the socket cookie the connection had (0 if none was made).
  * @expires: jiffies at which the record ends.
  * @id: the record's id (&ndp_net.twr_next_id), for resuming a dump.
  */
 struct ndp_tw_diag {
 	struct ndp_flow	fl;
+	u16		sock_family;
 	u64		cookie;
 	unsigned long	expires;
 	unsigned long	id;

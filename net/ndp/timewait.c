@@ -60,6 +60,7 @@ struct ndp_tw {
 	struct list_head	lnode;
 	struct rcu_head		rcu;
 	struct ndp_flow		fl;
+	u16			sock_family;
 	u32			rcv_nxt;
 	bool			rcv_known;
 	unsigned long		expires;
@@ -126,6 +127,7 @@ void ndp_tw_add(struct sock *sk)
 	if (!tw)
 		return;
 	tw->fl = nsk->flow;
+	tw->sock_family = sk->sk_family;
 	tw->rcv_nxt = nsk->rcv_nxt;
 	tw->rcv_known = nsk->rcv_isn_known;
 	tw->expires = jiffies + msecs_to_jiffies(ms);
@@ -238,6 +240,7 @@ int ndp_tw_batch(struct ndp_net *nn, unsigned long *pos,
 		    !time_before(jiffies, tw->expires))
 			continue;
 		batch[got].fl = tw->fl;
+		batch[got].sock_family = tw->sock_family;
 		batch[got].cookie = tw->cookie;
 		batch[got].expires = tw->expires;
 		batch[got].id = tw->id;

@@ -10,7 +10,8 @@
 # (ss -K) resets the peer (ECONNRESET), aborts the local end
 # (ECONNABORTED) and needs CAP_NET_ADMIN.  Time-wait records of closed
 # connections are listed as TCP's TIME-WAIT sockets (ports, timer,
-# state filter, bytecode filter; ss and ndpctl), are gone once they
+# state filter, bytecode filter; ss and ndpctl; a [::] listener's IPv4
+# connection as IPv6 with v4-mapped addresses), are gone once they
 # expire, and a dump of 600 (several netlink buffers) lists each once.  Through a switch port that
 # trims (sch_ndp limit 2 rate 10mbit: the first window overflows it even
 # on the slow debug guest), the NACK, trim and retransmission counters of
@@ -21,7 +22,7 @@ ndp_lib_require_cmd ndp_diag ndp_scale ndpctl setpriv
 ndp_lib_load_modules ndp
 ndp_lib_ns_new ns1 ns2 ns3 ns4 ns5 ns6 ns7 || ndp_lib_skip_all "cannot create a netns"
 
-ndp_lib_plan 81
+ndp_lib_plan 83
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -242,6 +243,8 @@ twn=(
 	"ndpctl sockets: the expired record is gone too"
 	"600 records (dump over several buffers): each listed once"
 	"... both ends of each of the 300 connections"
+	"ss: an IPv4 connection of IPv6 sockets leaves records in ::ffff: form"
+	"ss -4: those records are not listed (their sockets were IPv6, as TCP's)"
 )
 if [ -n "$have_ss" ]; then
 	# Records that outlive the test in ns5, short ones in ns6.  With a
@@ -284,6 +287,18 @@ if [ -n "$have_ss" ]; then
 		"$(wc -l <"$tmp/twctl") $(grep -c '^TIME-WAIT ' "$tmp/twctl")"
 	ndp_lib_expect_eq "${twn[10]}" 0 \
 		"$(ip netns exec "$ns4" ss -Hn --ndp state time-wait | wc -l)"
+	# A [::] listener's IPv4 client, on IPv6 sockets (v4-mapped).
+	N5 ndp_diag xfer m 1000 >"$tmp/twm" 2>&1
+	spm=$(v "$tmp/twm" server_port)
+	cpm=$(v "$tmp/twm" client_port)
+	waitn "$ns5" 6 state time-wait >"$tmp/twm.ss"
+	sed 's/^/# ss time-wait: /' "$tmp/twm.ss"
+	ndp_lib_expect_eq "${twn[16]}" 2 \
+		"$(awk '{ $1 = $1; print }' "$tmp/twm.ss" | grep -cxF \
+		   -e "0 0 [::ffff:127.0.0.1]:$spm [::ffff:127.0.0.1]:$cpm" \
+		   -e "0 0 [::ffff:127.0.0.1]:$cpm [::ffff:127.0.0.1]:$spm")"
+	ndp_lib_expect_eq "${twn[17]}" 0 \
+		"$(N5 ss -Hn4 --ndp state time-wait | grep -c ":$spm ")"
 	# A record lives 15 s in ns6: listed right after the close (a margin
 	# for a loaded TCG guest, where one ss takes up to a second), then
 	# gone (waitn waits up to 60 s).

@@ -2,11 +2,13 @@
 /*
  * ndp_diag: helper of diag.sh (NDP_INFO, SIOCINQ/SIOCOUTQ, sock_diag).
  *
- *   ndp_diag xfer 4|6 BYTES
- *	one connection over loopback: the client writes BYTES, the server
- *	does not read until the checks of SIOCINQ/SIOCOUTQ and of the
- *	NDP_INFO length negotiation are done; then it reads and checks the
- *	bytes, and prints key=value lines: the checks' results, every
+ *   ndp_diag xfer 4|6|m BYTES
+ *	one connection over loopback (m: IPv6 sockets, the listener on [::]
+ *	and the client connected to ::ffff:127.0.0.1, an IPv4 connection):
+ *	the client writes BYTES, the server does not read until the checks
+ *	of SIOCINQ/SIOCOUTQ and of the NDP_INFO length negotiation are
+ *	done; then it reads and checks the bytes, and prints key=value
+ *	lines: the checks' results, every
  *	ndp_info field of both ends ("client.<field>", "server.<field>")
  *	and /proc/net/ndp_stat ("stat.<Name>"), read while the connection
  *	is quiet so that counters of both can be compared, and the ports
@@ -47,6 +49,9 @@
 
 #include "ndp_util.h"
 
+/* "m" on the command line: IPv6 sockets, an IPv4 connection. */
+#define FAM_MAPPED	46
+
 static socklen_t fill_addr(struct sockaddr_storage *ss, int fam, int port)
 {
 	struct sockaddr_in6 *a6;
@@ -64,6 +69,8 @@ static socklen_t fill_addr(struct sockaddr_storage *ss, int fam, int port)
 	a6->sin6_family = AF_INET6;
 	a6->sin6_port = htons(port);
 	a6->sin6_addr = in6addr_loopback;
+	if (fam == FAM_MAPPED)
+		inet_pton(AF_INET6, "::ffff:127.0.0.1", &a6->sin6_addr);
 	return sizeof(*a6);
 }
 
@@ -130,7 +137,7 @@ static void setup(int fam, int port, int bytes, int *lfd, int *cfd, int *sfd)
 	if (*lfd < 0)
 		ndp_die_errno("socket");
 	len = fill_addr(&ss, fam, port);
-	if (remote_addr)	/* the wildcard address */
+	if (remote_addr || fam == FAM_MAPPED)	/* the wildcard address */
 		memset(addr_of(&ss, af), 0, af == AF_INET ? 4 : 16);
 	if (bind(*lfd, (struct sockaddr *)&ss, len) || listen(*lfd, 8))
 		ndp_die_errno("bind/listen");
@@ -421,10 +428,11 @@ int main(int argc, char **argv)
 			remote_addr = argv[4];
 			remote_ns = argv[5];
 		}
-		return do_xfer(atoi(argv[2]), atoi(argv[3]));
+		return do_xfer(strcmp(argv[2], "m") ? atoi(argv[2]) : FAM_MAPPED,
+			       atoi(argv[3]));
 	}
 	if (argc == 5 && !strcmp(argv[1], "hold"))
 		return do_hold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: ndp_diag xfer 4|6 BYTES [ADDR NETNS] | hold 4|6 PORT BYTES\n");
+	fprintf(stderr, "usage: ndp_diag xfer 4|6|m BYTES [ADDR NETNS] | hold 4|6 PORT BYTES\n");
 	return 2;
 }
