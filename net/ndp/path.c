@@ -47,11 +47,12 @@
  * marked CE on its way (the fabric was busy as well; one bad count, the
  * NACK's).  A CE mark carries no origin: one made at the receiver's own
  * link cannot be told from one in the fabric, but it marks every path
- * of that peer alike, and the mean rule below excludes none of them.  After a NACK, RTS or RTO the
- * path is judged: it is an outlier when its feedback weighs at least
- * sb_min_samples, its bad ratio exceeds sb_nack_abs_pct percent, and it
- * exceeds sb_nack_mean_pct percent of the mean ratio of the usable paths
- * of that peer (itself included).  An outlier is excluded for
+ * of that peer alike, and the mean rule below excludes none of them.
+ * After a NACK, RTS, RTO or CE echo the path is judged: it is an outlier
+ * when its feedback weighs at least sb_min_samples, its bad ratio
+ * exceeds sb_nack_abs_pct percent, and it exceeds sb_nack_mean_pct
+ * percent of the mean ratio of the usable paths of that peer (itself
+ * included).  An outlier is excluded for
  * sb_exclude_ms unless that would leave more than half of the peer's
  * paths excluded (so never its last usable path): when most paths look
  * bad the loss is at a point they share, the receiver's link or the
