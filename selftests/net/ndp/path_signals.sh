@@ -13,7 +13,8 @@
 #
 #   congested edge   the edge port at 4 mbit/s: its trims arrive as
 #                    last-hop trims (InTrimLastHop), their NACKs name no
-#                    path: no path's scoreboard counts a NACK and none is
+#                    path: no path's scoreboard counts them (only NACKs
+#                    of the receiver's own drops, RcvQDrops) and none is
 #                    excluded;
 #   congested core   spine 3's port at 1 mbit/s (limit 8): fabric trims
 #                    (InTrimFabric), NACKs on path 3, which is excluded
@@ -145,11 +146,19 @@ st1=$(xfer_stats "$ns_tx" "$ns_rx")
 TX ndpctl path show | sed 's/^/# /'
 xfer_expect_moved "edge: last-hop trims at the receiver" "$st0" "$st1" "$ns_rx" InTrimLastHop
 xfer_expect_delta "edge: no fabric trim" "$st0" "$st1" "$ns_rx" 0 InTrimFabric
-# NACKs that name their path: the receiver's buffer or memory was full,
-# a bad checksum, a trim by a port that marks none (InTrimmed beyond
-# InTrimLastHop); one once counted on a path here, cause not known.
+# Last-hop trims NACK with path 0.  What else NACKs names its path: a
+# receive-buffer or memory drop (the reader in a slow guest falls behind:
+# RcvQDrops seen on 7.3 and once on 6.12), a bad payload checksum or a
+# trim by a port that marks no DSCP (InTrimmed beyond InTrimLastHop;
+# InTrimmed counts both).  The counts on the scoreboards decay, so they
+# may not exceed those NACKs: with none of them every path's count must
+# be 0.
+other=$(( $(xfer_delta "$st0" "$st1" "$ns_rx" RcvQDrops MemDrops InTrimmed) -
+	  $(xfer_delta "$st0" "$st1" "$ns_rx" InTrimLastHop) ))
 ndp_lib_info "edge: receiver RcvQDrops $(xfer_delta "$st0" "$st1" "$ns_rx" RcvQDrops) MemDrops $(xfer_delta "$st0" "$st1" "$ns_rx" MemDrops) InCsumErrs $(xfer_delta "$st0" "$st1" "$ns_rx" InCsumErrs) InTrimmed $(xfer_delta "$st0" "$st1" "$ns_rx" InTrimmed) InTrimLastHop $(xfer_delta "$st0" "$st1" "$ns_rx" InTrimLastHop); sender InNacks $(xfer_delta "$st0" "$st1" "$ns_tx" InNacks)"
-ndp_lib_expect_eq "edge: no path's scoreboard counted a NACK" "0 0 0 0" "$(fields nacks)"
+ndp_lib_check "edge: no last-hop trim scored (nacks $(fields nacks), at most $other other NACKs)" \
+	awk -v n="$(fields nacks)" -v o="$other" 'BEGIN { split(n, x, " ")
+		exit !(x[1] + x[2] + x[3] + x[4] <= o) }'
 ndp_lib_expect_eq "edge: no path excluded" "0 0 0 0" "$(fields exclusions)"
 port edge
 
