@@ -79,6 +79,10 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->sb_nack_abs_pct = 30;
 	nn->sb_decay_ms = 100;
 	nn->sb_exclude_ms = 1000;
+	/* DATA is ECT(0): unmarked it costs nothing, and a switch that
+	 * cannot trim NDP can still say CE (ndp.rst, "ECN").
+	 */
+	nn->ecn = 1;
 	/* Flow-label paths per IPv6 connection (path.c): enough labels
 	 * that ECMP hashing spreads them over the equal-cost paths.
 	 */
@@ -149,6 +153,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("ctrl_dscp", ctrl_dscp, SYSCTL_ZERO, &ndp_dscp_max),
 	NDP_SYSCTL("trim_dscp_host", trim_dscp_host, SYSCTL_ZERO, &ndp_dscp_max),
 	NDP_SYSCTL("trim_dscp_fabric", trim_dscp_fabric, SYSCTL_ZERO, &ndp_dscp_max),
+	NDP_SYSCTL("ecn", ecn, SYSCTL_ZERO, SYSCTL_ONE),
 	NDP_SYSCTL("spray_paths", spray_paths, SYSCTL_ONE, &ndp_spray_max),
 	NDP_SYSCTL("detour_mark", detour_mark, SYSCTL_ZERO, &ndp_iw_max),
 	NDP_SYSCTL("dasr_idle_ms", dasr_idle_ms, SYSCTL_ZERO, &ndp_dasr_idle_max),

@@ -43,6 +43,7 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/dsfield.h>
+#include <net/inet_ecn.h>
 #include <linux/filter.h>
 #include <net/sock.h>
 #include <net/xfrm.h>
@@ -82,7 +83,8 @@ static bool ndp_report_ok(const struct ndp_sock *nsk, u32 psn, bool incl)
  * A report on a packet of ours that went out: the scoreboard learns.
  * Returns whether it was newly acknowledged.
  */
-static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
+static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path,
+			   bool ce)
 {
 	struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 	struct ndp_sock *nsk = ndp_sk(sk);
@@ -97,15 +99,19 @@ static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path)
 	} else if (path == cb->path) {
 		/* Reports on the transmission the path id names only. */
 		ndp_path_feedback(sk, path, NDP_PATH_FB_ACK);
+		if (ce)
+			ndp_path_feedback(sk, path, NDP_PATH_FB_CE);
 	}
 	return true;
 }
 
 /*
  * @acks psns ending with @psn arrived on @path (0: none named, only the
- * cumulative ack @cum).  Returns whether snd_una advanced.
+ * cumulative ack @cum), marked CE if @ce.  Returns whether snd_una
+ * advanced.
  */
-static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
+static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
+			bool ce)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 una = nsk->snd_una, p = psn - acks + 1;
@@ -120,7 +126,8 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
 		if (!skb)
 			continue;
 		/* An RTT sample from the newest packet sent once (Karn). */
-		if (ndp_mark_acked(sk, skb, path) && !NDP_SKB_CB(skb)->resent)
+		if (ndp_mark_acked(sk, skb, path, ce) &&
+		    !NDP_SKB_CB(skb)->resent)
 			sample_ns = max(sample_ns, NDP_SKB_CB(skb)->sent_ns);
 		skb = skb_rb_next(skb);
 	}
@@ -132,7 +139,7 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path)
 		     skb = skb_rb_next(skb)) {
 			if (!ndp_before(NDP_SKB_CB(skb)->psn, cum))
 				break;
-			ndp_mark_acked(sk, skb, U8_MAX);
+			ndp_mark_acked(sk, skb, U8_MAX, false);
 		}
 	}
 	ndp_clean_acked(sk);
@@ -398,6 +405,7 @@ static void ndp_send_dup_ack(struct sock *sk, u32 psn, u8 path,
  * @psn: last psn of the run.
  * @n: psns in the run (0: nothing owed).
  * @path: path they all came on.
+ * @ce: they all arrived marked CE (or all unmarked).
  * @ctr: the pull counter to send if @pull (the latest one: pulls are
  *	cumulative).
  * @pull: a pull rides on the ACK.
@@ -413,6 +421,7 @@ struct ndp_ack_batch {
 	u32	ctr;
 	u16	n;
 	u8	path;
+	bool	ce;
 	bool	pull;
 	bool	ready;
 };
@@ -426,6 +435,8 @@ static void ndp_ack_flush(struct sock *sk, struct ndp_ack_batch *ab,
 		return;
 	skb = ndp_send_ctrl(sk, NDP_PKT_ACK, ab->psn, ab->path, ab->pull,
 			    ab->ctr, xmitq);
+	if (skb && ab->ce)
+		ndp_hdr(skb)->flags |= htons(NDP_F_CE);
 	if (skb && ab->n > 1) {
 		ndp_hdr(skb)->acks = htons(ab->n);
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTACKSPANS);
@@ -434,19 +445,30 @@ static void ndp_ack_flush(struct sock *sk, struct ndp_ack_batch *ab,
 	ab->pull = false;
 }
 
-/* DATA @psn arrived intact: ACK it now, or with its run (@ab). */
+/*
+ * DATA @psn arrived intact (marked CE if @ce): ACK it now, or with its
+ * run (@ab).  A run is all CE or all unmarked: the flag of its one ACK
+ * speaks for every psn it reports.
+ */
 static void ndp_ack(struct sock *sk, struct ndp_ack_batch *ab, u32 psn,
-		    u8 path, bool pull, u32 ctr, struct sk_buff_head *xmitq)
+		    u8 path, bool ce, bool pull, u32 ctr,
+		    struct sk_buff_head *xmitq)
 {
+	struct sk_buff *skb;
+
 	if (!ab) {
-		ndp_send_ctrl(sk, NDP_PKT_ACK, psn, path, pull, ctr, xmitq);
+		skb = ndp_send_ctrl(sk, NDP_PKT_ACK, psn, path, pull, ctr,
+				    xmitq);
+		if (skb && ce)
+			ndp_hdr(skb)->flags |= htons(NDP_F_CE);
 		return;
 	}
 	if (ab->n && (psn != ab->psn + 1 || path != ab->path ||
-		      ab->n == NDP_ACK_SPAN_MAX))
+		      ce != ab->ce || ab->n == NDP_ACK_SPAN_MAX))
 		ndp_ack_flush(sk, ab, xmitq);
 	ab->psn = psn;
 	ab->path = path;
+	ab->ce = ce;
 	ab->n++;
 	if (pull) {
 		ab->pull = true;
@@ -593,6 +615,25 @@ static int ndp_trim_origin(struct net *net, const struct sk_buff *skb)
 	return NDP_TRIM_SWITCH;
 }
 
+/*
+ * Whether DATA @skb arrived marked CE: its IP header's ECN bits (carried
+ * in UDP, the outer header's, which the tunnel switches marked; a GRO
+ * batch merges only packets whose ECN bits agree).  Counted in InDataCE.
+ */
+static bool ndp_rcv_ce(struct net *net, const struct sk_buff *skb)
+{
+	u8 dsfield;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		dsfield = ipv4_get_dsfield(ip_hdr(skb));
+	else
+		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
+	if (!INET_ECN_is_ce(dsfield))
+		return false;
+	NDP_INC_STATS(net, NDP_MIB_INDATACE);
+	return true;
+}
+
 static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			 const struct ndphdr *nh, struct sk_buff_head *xmitq,
 			 struct ndp_ack_batch *ab)
@@ -603,7 +644,9 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	u32 psn = ntohl(nh->psn);
 	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	bool trimmed = flags & NDP_F_TRIMMED;
+	bool ce = ndp_rcv_ce(net, skb);
 	u8 nack_path = nh->path;
+	struct sk_buff *nack;
 	int cause;
 	bool pull;
 	u32 ctr = 0;
@@ -651,12 +694,13 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
 			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
 			reason = SKB_DROP_REASON_SOCKET_RCVBUFF;
-			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_RCVBUF);
+			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_RCVBUF,
+				       ce);
 			trimmed = true;
 		} else if (!ndp_rmem_schedule(sk, skb, psn == nsk->rcv_nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_MEMDROPS);
 			reason = SKB_DROP_REASON_PROTO_MEM;
-			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_MEM);
+			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_MEM, ce);
 			trimmed = true;
 		}
 	} else {
@@ -677,12 +721,14 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		/*
 		 * A last-hop trim says the receiver's link is busy, not the
 		 * path: its NACK names no path (0), which the sender's
-		 * scoreboard ignores (path.c).
+		 * scoreboard ignores (path.c).  Unless a switch before it
+		 * marked the packet CE: then the path was busy too, and the
+		 * NACK names it (one bad count, as the CE alone would be).
 		 */
-		if (cause == NDP_TRIM_LAST_HOP)
+		if (cause == NDP_TRIM_LAST_HOP && !ce)
 			nack_path = 0;
 		nsk->st_trims_rcvd++;
-		trace_ndp_trim(sk, psn, nh->path, cause);
+		trace_ndp_trim(sk, psn, nh->path, cause, ce);
 	}
 
 	ndp_dasr_rcv(sk, psn, flags);
@@ -696,8 +742,10 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 					 sizeof(struct iphdr) :
 					 sizeof(struct ipv6hdr)),
 					&ctr);
-		ndp_send_ctrl(sk, NDP_PKT_NACK, psn, nack_path, pull, ctr,
-			      xmitq);
+		nack = ndp_send_ctrl(sk, NDP_PKT_NACK, psn, nack_path, pull,
+				     ctr, xmitq);
+		if (nack && ce)
+			ndp_hdr(nack)->flags |= htons(NDP_F_CE);
 		goto drop;
 	}
 
@@ -723,7 +771,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	} else {
 		pull = ndp_pull_enqueue(sk, true, 0, &ctr);
 	}
-	ndp_ack(sk, ab, psn, nh->path, pull, ctr, xmitq);
+	ndp_ack(sk, ab, psn, nh->path, ce, pull, ctr, xmitq);
 	ndp_dasr_rcv_done(sk);
 	if (ab)
 		ab->ready = true;
@@ -795,6 +843,11 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	nsk->peer_synced = true;
 	nsk->ever_heard = true;
 	ndp_dasr_heard(sk, ntohs(nh->nsenders));
+	/* A CE echo: the NACK already scores its path, an ACK's is scored
+	 * per newly acknowledged packet (ndp_mark_acked()).
+	 */
+	if ((flags & NDP_F_CE) && nh->type != NDP_PKT_PULL)
+		NDP_INC_STATS(net, NDP_MIB_INCEECHOES);
 	switch (nh->type) {
 	case NDP_PKT_ACK:
 		NDP_INC_STATS(net, NDP_MIB_INACKS);
@@ -808,19 +861,20 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 			NDP_INC_STATS(net, NDP_MIB_RTOSPURIOUS);
 		}
 		ndp_rcv_owed(nsk, psn, acks);
-		progress = ndp_rcv_ack(sk, acks, psn, cum, nh->path);
+		progress = ndp_rcv_ack(sk, acks, psn, cum, nh->path,
+				       flags & NDP_F_CE);
 		break;
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
 		nsk->st_nacks_rcvd++;
 		trace_ndp_nack(sk, psn, nh->path);
 		ndp_rcv_owed(nsk, psn, 1);
-		progress = ndp_rcv_ack(sk, 0, 0, cum, 0);
+		progress = ndp_rcv_ack(sk, 0, 0, cum, 0, false);
 		progress |= ndp_rcv_nack(sk, psn, nh->path, false);
 		break;
 	case NDP_PKT_PULL:
 		flags |= NDP_F_PULL;
-		progress = ndp_rcv_ack(sk, 0, 0, cum, 0);
+		progress = ndp_rcv_ack(sk, 0, 0, cum, 0, false);
 		break;
 	}
 	if (flags & NDP_F_PULL) {

@@ -250,6 +250,16 @@ enum ndp_mib_field {
 	 * net.ndp.trim_dscp_fabric: trimmed inside the fabric
 	 */
 	NDP_MIB_INTRIMFABRIC,
+	/* InDataCE: DATA packets that arrived marked CE (IP header, the
+	 * outer one in UDP); their ACK or NACK echoes it (NDP_F_CE)
+	 */
+	NDP_MIB_INDATACE,
+	/* InCEEchoes: ACKs and NACKs of our DATA that echoed CE */
+	NDP_MIB_INCEECHOES,
+	/* PathCE: packets whose CE echo counted against the path they took
+	 * (scoreboard, as a fabric trim)
+	 */
+	NDP_MIB_PATHCE,
 	NDP_MIB_MAX
 };
 

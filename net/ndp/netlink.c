@@ -121,7 +121,8 @@ static int ndp_nl_fill_path(struct sk_buff *skb, const struct ndp_path *p)
 	    nla_put_u32(skb, NDP_A_SCORE_EXCLUSIONS,
 			atomic_read(&p->exclusions)) ||
 	    nla_put_u32(skb, NDP_A_SCORE_TX, atomic_read(&p->tx)) ||
-	    nla_put_u32(skb, NDP_A_SCORE_RTX, atomic_read(&p->rtx))) {
+	    nla_put_u32(skb, NDP_A_SCORE_RTX, atomic_read(&p->rtx)) ||
+	    nla_put_u32(skb, NDP_A_SCORE_CES, atomic_read(&p->ces))) {
 		nla_nest_cancel(skb, score);
 		return -EMSGSIZE;
 	}

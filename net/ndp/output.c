@@ -298,12 +298,17 @@ void ndp_dst_release_all(struct sock *sk)
 /*
  * TOS byte of a packet: the socket's (IP_TOS / IPV6_TCLASS), or for a
  * control packet with net.ndp.ctrl_dscp set that DSCP and the socket's
- * ECN bits.
+ * ECN bits.  DATA with payload is ECT(0) with net.ndp.ecn (the ECN bits
+ * are the transport's, as in TCP), so a switch may mark it CE instead of
+ * dropping it; the receiver echoes the mark (input.c).
  */
 static u8 ndp_pkt_tos(struct net *net, u8 tos, bool ctrl)
 {
-	u32 dscp = ctrl ? READ_ONCE(ndp_pernet(net)->ctrl_dscp) : 0;
+	const struct ndp_net *nn = ndp_pernet(net);
+	u32 dscp = ctrl ? READ_ONCE(nn->ctrl_dscp) : 0;
 
+	if (!ctrl && READ_ONCE(nn->ecn))
+		return (tos & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 	if (!dscp)
 		return tos;
 	return (dscp << 2) | (tos & INET_ECN_MASK);

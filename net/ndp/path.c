@@ -38,14 +38,21 @@
  * updated lock-free from the data path.  Every net.ndp.sb_decay_ms all
  * counts are halved, so they describe recent feedback.  A path's
  * feedback weighs acks + nacks + 3 * rts + rtos, of which nacks +
- * 3 * rts + rtos is bad (htsim counts a bounce as three NACKs; an RTO is
- * one loss per packet the timer resends).  A NACK for a trim the
- * receiver's own link made (a last-hop trim, told by the DSCP, input.c)
- * names path 0 and is not scored.  After a NACK, RTS or RTO the
- * path is judged: it is an outlier when its feedback weighs at least
- * sb_min_samples, its bad ratio exceeds sb_nack_abs_pct percent, and it
- * exceeds sb_nack_mean_pct percent of the mean ratio of the usable paths
- * of that peer (itself included).  An outlier is excluded for
+ * 3 * rts + rtos + ces is bad (htsim counts a bounce as three NACKs; an
+ * RTO is one loss per packet the timer resends; ces counts the ACKs that
+ * echoed a CE mark, NDP_F_CE: a switch on the path had a queue, which
+ * weighs as a fabric trim of that packet would have).  A NACK for a trim
+ * the receiver's own link made (a last-hop trim, told by the DSCP,
+ * input.c) names path 0 and is not scored, unless the packet was also
+ * marked CE on its way (the fabric was busy as well; one bad count, the
+ * NACK's).  A CE mark carries no origin: one made at the receiver's own
+ * link cannot be told from one in the fabric, but it marks every path
+ * of that peer alike, and the mean rule below excludes none of them.
+ * After a NACK, RTS, RTO or CE echo the path is judged: it is an outlier
+ * when its feedback weighs at least sb_min_samples, its bad ratio
+ * exceeds sb_nack_abs_pct percent, and it exceeds sb_nack_mean_pct
+ * percent of the mean ratio of the usable paths of that peer (itself
+ * included).  An outlier is excluded for
  * sb_exclude_ms unless that would leave more than half of the peer's
  * paths excluded (so never its last usable path): when most paths look
  * bad the loss is at a point they share, the receiver's link or the
@@ -130,6 +137,7 @@ static void ndp_path_sb_reset(struct ndp_path *p)
 	atomic_set(&p->nacks, 0);
 	atomic_set(&p->rtos, 0);
 	atomic_set(&p->rts, 0);
+	atomic_set(&p->ces, 0);
 	WRITE_ONCE(p->decay_stamp, jiffies);
 }
 
@@ -390,15 +398,23 @@ static void ndp_path_decay(struct ndp_net *nn, struct ndp_path *p)
 	ndp_path_halve(&p->nacks, shift);
 	ndp_path_halve(&p->rtos, shift);
 	ndp_path_halve(&p->rts, shift);
+	ndp_path_halve(&p->ces, shift);
 }
 
-/* Feedback weight and its bad part, see the top of the file. */
+/*
+ * Feedback weight and its bad part, see the top of the file.  A CE echo
+ * came with an ACK, which already weighs: it only adds to the bad part,
+ * which never exceeds the weight (the counts decay apart).
+ */
 static u64 ndp_path_score(const struct ndp_path *p, u64 *bad)
 {
-	*bad = (u64)(u32)atomic_read(&p->nacks) +
-	       3ULL * (u32)atomic_read(&p->rts) +
-	       (u32)atomic_read(&p->rtos);
-	return *bad + (u32)atomic_read(&p->acks);
+	u64 loss = (u64)(u32)atomic_read(&p->nacks) +
+		   3ULL * (u32)atomic_read(&p->rts) +
+		   (u32)atomic_read(&p->rtos);
+	u64 weight = loss + (u32)atomic_read(&p->acks);
+
+	*bad = min(loss + (u32)atomic_read(&p->ces), weight);
+	return weight;
 }
 
 /* Bad ratio in 1/NDP_SB_ONE; 0 without feedback. */
@@ -506,6 +522,11 @@ void ndp_path_feedback(struct sock *sk, u8 id, enum ndp_path_fb fb)
 		break;
 	case NDP_PATH_FB_RTO:
 		atomic_inc(&p->rtos);
+		break;
+	case NDP_PATH_FB_CE:
+		/* The packet was ACKed too (its weight): bad as a trim. */
+		atomic_inc(&p->ces);
+		NDP_INC_STATS(net, NDP_MIB_PATHCE);
 		break;
 	}
 	ndp_path_judge(net, head, p, fl);

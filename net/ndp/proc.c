@@ -116,6 +116,9 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_OUTTAILFILLS] = "OutTailFills",
 	[NDP_MIB_INTRIMLASTHOP] = "InTrimLastHop",
 	[NDP_MIB_INTRIMFABRIC] = "InTrimFabric",
+	[NDP_MIB_INDATACE] = "InDataCE",
+	[NDP_MIB_INCEECHOES] = "InCEEchoes",
+	[NDP_MIB_PATHCE] = "PathCE",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

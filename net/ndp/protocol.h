@@ -148,6 +148,8 @@ struct ndp_admit_keys {
  * @trim_dscp_host: DSCP with which host-facing switch ports mark the
  *	packets they trim (sch_ndp trim-dscp-host): a last-hop trim; 0: none.
  * @trim_dscp_fabric: the same for fabric ports: a fabric trim; 0: none.
+ * @ecn: DATA with payload leaves ECT(0) (in UDP: the outer header), so
+ *	that switches that mark rather than trim can say CE (0: not ECT).
  * @max_orphans: closed connections still delivering data, at most.
  * @orphan_retries: RTO expiries without an acknowledgment before an
  *	orphan is reset.
@@ -230,6 +232,7 @@ struct ndp_net {
 	u32			ctrl_dscp;
 	u32			trim_dscp_host;
 	u32			trim_dscp_fabric;
+	u32			ecn;
 	u32			max_orphans;
 	u32			orphan_retries;
 	atomic_t		orphans;
@@ -824,7 +827,7 @@ void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
  * @fwmark: routing mark for the path's packets (0: none).
  * @excluded_until: jiffies until which the scoreboard excludes the path;
  *	0 while usable.  Set and cleared with cmpxchg() (path.c).
- * @acks: @nacks: @rtos: @rts: scoreboard counts, netns-wide (all
+ * @acks: @nacks: @rtos: @rts: @ces: scoreboard counts, netns-wide (all
  *	connections using the path), halved every net.ndp.sb_decay_ms and
  *	zeroed when an excluded path is re-admitted.
  * @decay_stamp: jiffies of the last halving.
@@ -851,6 +854,7 @@ struct ndp_path {
 	atomic_t		nacks;
 	atomic_t		rtos;
 	atomic_t		rts;
+	atomic_t		ces;
 	unsigned long		decay_stamp;
 	atomic_t		exclusions;
 	atomic_t		tx;
@@ -1067,6 +1071,7 @@ enum ndp_path_fb {
 	NDP_PATH_FB_NACK,
 	NDP_PATH_FB_RTS,
 	NDP_PATH_FB_RTO,
+	NDP_PATH_FB_CE,
 };
 
 void ndp_path_net_init(struct ndp_net *nn);

@@ -254,6 +254,7 @@ static int ndpctl_path_cb(const struct nlmsghdr *nlh, void *data)
 		[NDP_A_SCORE_RTOS] = "rtos", [NDP_A_SCORE_RTS] = "rts",
 		[NDP_A_SCORE_EXCLUSIONS] = "exclusions",
 		[NDP_A_SCORE_TX] = "tx", [NDP_A_SCORE_RTX] = "rtx",
+		[NDP_A_SCORE_CES] = "ces",
 	};
 	const struct nlattr *tb[NDP_A_MAX + 1], *s;
 	char b[INET6_ADDRSTRLEN];

@@ -50,13 +50,14 @@ local types = {
 local F_SYN, F_LAST, F_TRIMMED, F_RTS = 0x0001, 0x0002, 0x0004, 0x0008
 local F_UNSCHED, F_PULL, F_FIN, F_RTX = 0x0010, 0x0020, 0x0040, 0x0080
 local F_PASSIVE, F_ECHO, F_TOKEN, F_DUP = 0x0100, 0x0200, 0x0400, 0x0800
-local F_ALL = 0x0fff
+local F_CE = 0x1000
+local F_ALL = 0x1fff
 local flag_names = {
 	{ F_SYN, "SYN" }, { F_LAST, "LAST" }, { F_TRIMMED, "TRIMMED" },
 	{ F_RTS, "RTS" }, { F_UNSCHED, "UNSCHED" }, { F_PULL, "PULL" },
 	{ F_FIN, "FIN" }, { F_RTX, "RTX" }, { F_PASSIVE, "PASSIVE" },
 	{ F_ECHO, "ECHO" }, { F_TOKEN, "TOKEN" },
-	{ F_DUP, "DUP" },
+	{ F_DUP, "DUP" }, { F_CE, "CE" },
 }
 
 local f = ndp.fields
@@ -79,6 +80,7 @@ f.f_passive = ProtoField.bool("ndpt.flags.passive", "PASSIVE", 16, nil, F_PASSIV
 f.f_echo = ProtoField.bool("ndpt.flags.echo", "ECHO (pull counter: echoed cookie)", 16, nil, F_ECHO)
 f.f_token = ProtoField.bool("ndpt.flags.token", "TOKEN (pull counter: token)", 16, nil, F_TOKEN)
 f.f_dup = ProtoField.bool("ndpt.flags.dup", "DUP (ACK of a duplicate)", 16, nil, F_DUP)
+f.f_ce = ProtoField.bool("ndpt.flags.ce", "CE (the DATA reported arrived CE-marked)", 16, nil, F_CE)
 f.f_undef = ProtoField.uint16("ndpt.flags.undefined", "Undefined bits", base.HEX,
 			      nil, 0xffff - F_ALL)
 f.nonce = ProtoField.uint32("ndpt.nonce", "Connection nonce", base.HEX)
@@ -252,6 +254,7 @@ function ndp.dissector(tvb, pinfo, tree)
 	ft:add(f.f_echo, frange)
 	ft:add(f.f_token, frange)
 	ft:add(f.f_dup, frange)
+	ft:add(f.f_ce, frange)
 	local fu = ft:add(f.f_undef, frange)
 	if bit32.band(flags, 0xffff - F_ALL) ~= 0 then fu:add_proto_expert_info(e.bad_flags) end
 

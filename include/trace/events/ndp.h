@@ -56,7 +56,8 @@ static inline void ndp_trace_conn(const struct sock *sk, u8 *saddr, u8 *daddr,
 		      { NDP_F_PULL,    "PULL" },			\
 		      { NDP_F_FIN,     "FIN" },				\
 		      { NDP_F_RTX,     "RTX" },				\
-		      { NDP_F_PASSIVE, "PASSIVE" })
+		      { NDP_F_PASSIVE, "PASSIVE" },			\
+		      { NDP_F_CE,      "CE" })
 
 /*
  * A packet handed to IP (ndp_send_pkt) or taken from it after the header
@@ -164,13 +165,14 @@ DEFINE_EVENT(ndp_conn_psn, ndp_rts,
 /*
  * The receiver got DATA @psn (path @path) as a header only and NACKs it:
  * trimmed by a switch, or handled so because its payload checksum was
- * bad, the receive buffer or protocol memory was full (@cause).
+ * bad, the receive buffer or protocol memory was full (@cause).  @ce: it
+ * also arrived marked CE, which its NACK echoes.
  */
 TRACE_EVENT(ndp_trim,
 
-	TP_PROTO(const struct sock *sk, u32 psn, u8 path, u8 cause),
+	TP_PROTO(const struct sock *sk, u32 psn, u8 path, u8 cause, bool ce),
 
-	TP_ARGS(sk, psn, path, cause),
+	TP_ARGS(sk, psn, path, cause, ce),
 
 	TP_STRUCT__entry(
 		__field(const void *, skaddr)
@@ -181,6 +183,7 @@ TRACE_EVENT(ndp_trim,
 		__field(__u32, psn)
 		__field(__u8, path)
 		__field(__u8, cause)
+		__field(__u8, ce)
 	),
 
 	TP_fast_assign(
@@ -190,9 +193,10 @@ TRACE_EVENT(ndp_trim,
 		__entry->psn = psn;
 		__entry->path = path;
 		__entry->cause = cause;
+		__entry->ce = ce;
 	),
 
-	TP_printk("skaddr=%p saddr=%pI6c daddr=%pI6c sport=%u dport=%u psn=%u path=%u cause=%s",
+	TP_printk("skaddr=%p saddr=%pI6c daddr=%pI6c sport=%u dport=%u psn=%u path=%u cause=%s ce=%u",
 		  __entry->skaddr, __entry->saddr, __entry->daddr,
 		  __entry->sport, __entry->dport, __entry->psn, __entry->path,
 		  __print_symbolic(__entry->cause,
@@ -201,7 +205,8 @@ TRACE_EVENT(ndp_trim,
 				   { NDP_TRIM_RCVBUF, "rcvbuf" },
 				   { NDP_TRIM_MEM,    "mem" },
 				   { NDP_TRIM_LAST_HOP, "last-hop" },
-				   { NDP_TRIM_FABRIC, "fabric" }))
+				   { NDP_TRIM_FABRIC, "fabric" }),
+		  __entry->ce)
 );
 
 /*
@@ -299,6 +304,7 @@ DECLARE_EVENT_CLASS(ndp_path,
 		__field(__u32, nacks)
 		__field(__u32, rtos)
 		__field(__u32, rts)
+		__field(__u32, ces)
 	),
 
 	TP_fast_assign(
@@ -309,11 +315,13 @@ DECLARE_EVENT_CLASS(ndp_path,
 		__entry->nacks = atomic_read(&p->nacks);
 		__entry->rtos = atomic_read(&p->rtos);
 		__entry->rts = atomic_read(&p->rts);
+		__entry->ces = atomic_read(&p->ces);
 	),
 
-	TP_printk("netns=%u id=%u via=%pI6c acks=%u nacks=%u rtos=%u rts=%u",
+	TP_printk("netns=%u id=%u via=%pI6c acks=%u nacks=%u rtos=%u rts=%u ces=%u",
 		  __entry->netns_ino, __entry->id, __entry->via,
-		  __entry->acks, __entry->nacks, __entry->rtos, __entry->rts)
+		  __entry->acks, __entry->nacks, __entry->rtos, __entry->rts,
+		  __entry->ces)
 );
 
 DEFINE_EVENT(ndp_path, ndp_path_exclude,

@@ -86,7 +86,8 @@ enum ndp_pkt_type {
 #define NDP_F_ECHO	0x0200	/* SYN DATA: @pull echoes a CHALLENGE cookie */
 #define NDP_F_TOKEN	0x0400	/* SYN DATA: @pull carries a TOKEN's token */
 #define NDP_F_DUP	0x0800	/* ACK: the DATA it reports had arrived before */
-#define NDP_F_ALL	0x0fff	/* every defined flag */
+#define NDP_F_CE	0x1000	/* ACK/NACK: the DATA it reports arrived CE */
+#define NDP_F_ALL	0x1fff	/* every defined flag */
 /* Flags a switch may change in flight; the header checksum is updated. */
 #define NDP_F_SWITCH	(NDP_F_TRIMMED | NDP_F_RTS)
 
@@ -359,6 +360,7 @@ enum {
 	NDP_A_SCORE_EXCLUSIONS,	/* u32: times the path was excluded */
 	NDP_A_SCORE_TX,		/* u32: DATA packets sent (wraps, no decay) */
 	NDP_A_SCORE_RTX,	/* u32: of which retransmissions */
+	NDP_A_SCORE_CES,	/* u32: ACKs/NACKs echoing CE (decayed) */
 	__NDP_A_SCORE_MAX
 };
 

@@ -18,13 +18,13 @@
 #   recovered       spine 3 restored, after net.ndp.sb_exclude_ms its path
 #                   is re-admitted and carries packets again.
 #
-#   NDP_MP_RATE      per-spine rate in mbit/s (default 4: low enough that the
+#   NDP_MP_RATE      per-spine rate in mbit/s (default 2: low enough that the
 #                    spines, not the emulated guest, are the bottleneck)
 #   NDP_MP_SIZE      bytes per transfer (default 4M; the degraded one: 2x)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
-rate=${NDP_MP_RATE:-4}
+rate=${NDP_MP_RATE:-2}
 size=${NDP_MP_SIZE:-4M}
 NDP_MTU=1500	# many packets per path: the SYN window is noise
 

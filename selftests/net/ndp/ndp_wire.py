@@ -69,7 +69,8 @@ F_PASSIVE = 0x0100
 F_ECHO = 0x0200
 F_TOKEN = 0x0400
 F_DUP = 0x0800
-F_ALL = 0x0FFF
+F_CE = 0x1000
+F_ALL = 0x1FFF
 
 
 def unpack(buf, off=0):

@@ -127,7 +127,7 @@ ndp_lib_check "path add (IPv6, source and fwmark)" \
 	A ndpctl path add id 7 dst fd00:1::/64 src fd00:1::1 fwmark 0x17
 ndp_lib_check "path show lists both with their scoreboards" \
 	bash -c "ip netns exec $ns_a ndpctl path show > /tmp/nl_paths.$$ &&
-		grep -qx 'id 1 dst 10.0.1.0/24 via 10.0.1.2 state usable acks 0 nacks 0 rtos 0 rts 0 exclusions 0 tx 0 rtx 0' /tmp/nl_paths.$$ &&
+		grep -qx 'id 1 dst 10.0.1.0/24 via 10.0.1.2 state usable acks 0 nacks 0 rtos 0 rts 0 exclusions 0 tx 0 rtx 0 ces 0' /tmp/nl_paths.$$ &&
 		grep -q '^id 7 dst fd00:1::/64 src fd00:1::1 fwmark 0x17 state usable' /tmp/nl_paths.$$ &&
 		[ \$(wc -l < /tmp/nl_paths.$$) = 2 ]"
 rm -f /tmp/nl_paths.$$

@@ -5,6 +5,7 @@
 # captured with an AF_PACKET socket, ndp_dp.py cap):
 #
 #   tos/ttl v4, tclass/hops v6   DATA packets carry the IP_TOS / IPV6_TCLASS
+#                     (its DSCP; the ECN bits are ECT(0), net.ndp.ecn)
 #                     and IP_TTL / IPV6_UNICAST_HOPS the sender set; the
 #                     sender looked its route up at most 5 times for the
 #                     whole transfer (RouteLookups: the route is cached);
@@ -152,8 +153,10 @@ tos_ttl()
 		ndp_lib_fail "$name route cached" "$lk lookups for $od DATA packets"
 	fi
 	n=$(count "$f" "\$1 == \"in\" && $IS_DATA")
-	bad=$(count "$f" "\$1 == \"in\" && $IS_DATA && (\$6 != 40 || \$7 != 33)")
-	ndp_lib_info "$name: $n DATA packets, $bad without tos 0x28 / ttl 33"
+	# DSCP 10 from the socket, ECN bits ECT(0) from net.ndp.ecn (the
+	# ECN bits are the transport's, as TCP's): tos 0x2a.
+	bad=$(count "$f" "\$1 == \"in\" && $IS_DATA && (\$6 != 42 || \$7 != 33)")
+	ndp_lib_info "$name: $n DATA packets, $bad without tos 0x2a (0x28 + ECT(0)) / ttl 33"
 	if [ "$n" -gt 100 ] && [ "$bad" -eq 0 ]; then
 		ndp_lib_pass "$name DATA carry tos and ttl"
 	else

@@ -37,7 +37,8 @@ dasr_idle_ms 2000 0 600000
 dasr_max_peers 4096 1 1048576
 udp_fixed_sport 0 0 1
 trim_dscp_host 0 0 63
-trim_dscp_fabric 0 0 63"
+trim_dscp_fabric 0 0 63
+ecn 1 0 1"
 # udp_port opens UDP tunnel sockets: where the kernel has none
 # (CONFIG_NET_UDP_TUNNEL off, as on the debug kernel) any port but 0 is
 # refused, which encap.sh reports as a skip.
