@@ -95,7 +95,10 @@ xfer_wait_moved "$s1" "$ns_b" EmbryonicTimeouts 1 60000
 s3=$(xfer_stats "$ns_b")
 xfer_expect_delta "the unaccepted connection times out" \
 	"$s1" "$s3" "$ns_b" 1 EmbryonicTimeouts
-ip netns exec "$ns_b" sysctl -qw net.ndp.embryonic_timeout_ms=60000
+# Back to long: the idle connection below waits in a listener that never
+# accepts through a whole section, which on a slow (debug) kernel under
+# load took over the default 60 s, and the timeout reset it.
+ip netns exec "$ns_b" sysctl -qw net.ndp.embryonic_timeout_ms=600000
 
 port=$(xfer_next_port)
 hold "$ns_b" "$port" 1 "" "$d/hold2"
@@ -247,6 +250,7 @@ xfer_expect_moved "forged NACKs counted in InBadReports" "$s0" "$s1" "$ns_a" \
 touch "$d/idle/go"
 wait $ipid
 ndp_lib_check "the connection still works" grep -q '^ok' "$d/idle.out"
+grep -q '^ok' "$d/idle.out" || sed 's/^/#   /' "$d/idle.out"
 
 # --- reflection ------------------------------------------------------------
 # A first window "from" 10.0.1.9, an address nobody owns: the server's
