@@ -154,7 +154,7 @@ xfer_expect_moved "and earned the client tokens" "$s0" "$s1" "$ns_h2" InTokens
 ip netns exec "$ns_h2" ndp_pktgen recv --dev eth0 --count 100000 \
 	--idle-ms 5000 --timeout-ms 200000 >"$d/rx.tok" 2>&1 &
 rpid=$!
-sleep 1
+ndp_lib_wait 10000 grep -q receiving "$d/rx.tok"
 t0s=$(xfer_stats "$ns_rx" "$ns_h2")
 ip netns exec "$ns_h2" python3 "$adm" client 10.0.100.1 "$p_slow" 200000 120 3 \
 	>"$d/c_tok" 2>&1
@@ -186,17 +186,18 @@ pg()
 }
 
 # challenge_of NONCE: send a first window of NONCE from the client's
-# address and print the cookie of the challenge that answers it (a few
-# tries: the capture must be open before the answer comes).
+# address, once the capture is open, and print the cookie of the
+# challenge that answers it (a few tries: under the flood an answer can
+# be lost).
 challenge_of()
 {
-	local n=$1 f=$d/rx.$1 try rpid k
+	local n=$1 f=$d/rx.$1 rpid k
 
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		ip netns exec "$ns_h2" ndp_pktgen recv --dev eth0 --count 1 \
 			--dport $((2000 + n % 1000)) --timeout-ms 20000 >"$f" 2>&1 &
 		rpid=$!
-		sleep $try
+		ndp_lib_wait 10000 grep -q receiving "$f" >&2
 		pg "$ns_h2" "$n" "" "data:size=200:flags=syn,last"
 		wait $rpid
 		k=$(awk '/ nonce=/ { sub("cookie=", "", $4); print $4 }' "$f")
@@ -273,7 +274,7 @@ ip netns exec "$ns_rx" sysctl -qw net.ndp.token_lifetime_s=10
 ip netns exec "$ns_h2" ndp_pktgen recv --dev eth0 --count 100000 \
 	--idle-ms 3000 --timeout-ms 200000 >"$d/rx.tok2" 2>&1 &
 rpid=$!
-sleep 1
+ndp_lib_wait 10000 grep -q receiving "$d/rx.tok2"
 ip netns exec "$ns_h2" python3 "$adm" client 10.0.100.1 "$p_slow" 20000 120 4 \
 	>"$d/c_tok2" 2>&1
 wait $rpid

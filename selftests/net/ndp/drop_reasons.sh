@@ -120,9 +120,11 @@ qdrop()
 	echo > "$T/trace"
 	ip netns exec "$ns_h1" ndp_pktgen send -4 --dst 10.0.100.1 --dport 9 "data*20" >/dev/null ||
 		return 1
-	sleep 1
-	cat "$T/trace" > "$tmp/qdrop"
-	grep -E 'kfree_skb: .* reason: QDISC_DROP' "$tmp/qdrop" | head -n 1
+	# The drop happens as the packets reach the port: wait for it (the
+	# check used to pass on whatever the trace held: its status was
+	# head's).
+	ndp_lib_wait 10000 traced 'kfree_skb: .* reason: QDISC_DROP' || return 1
+	grep -E 'kfree_skb: .* reason: QDISC_DROP' "$tmp/crafted" | head -n 1
 }
 ndp_lib_check "sch_ndp: headers it cannot queue -> QDISC_DROP" qdrop
 

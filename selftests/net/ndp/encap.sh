@@ -99,7 +99,8 @@ encap()
 	ip -n "$ns_sw" link set tr mtu "$3"
 	ip netns exec "$ns_h1" sysctl -qw net.ndp.udp_port=$PORT || return 1
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.udp_port=$PORT || return 1
-	sleep 0.5
+	# Until every link has its qdisc (link-watch), packets are dropped.
+	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
 	before=$(xfer_stats "$ns_h1" "$ns_rx")
 	ndp_lib_check "v$fa in UDP, $2 -> $3: transfer intact" \
 		xfer_run "$ns_h1" "$ns_rx" "$dst" "$fa" "$size" 0

@@ -53,7 +53,12 @@ for i in $(seq 1 $fanin); do
 		>>"$XFER_TMP/server.log" 2>&1 &
 	ndp_lib_at_exit "kill $! 2>/dev/null"
 done
-sleep 1
+# servers_up N: N servers said they listen.
+servers_up()
+{
+	[ "$(grep -c 'server listening' "$XFER_TMP/server.log")" -ge "$1" ]
+}
+ndp_lib_wait 10000 servers_up "$fanin"
 
 # perf NAME ARGS...: one ndpperf client in the receiver's namespace; it
 # verifies every response's bytes and exits non-zero on any error.

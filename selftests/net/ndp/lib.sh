@@ -445,6 +445,22 @@ ndp_lib_wait_stat()
 	return 1
 }
 
+# ndp_lib_links_up NS...: every link but lo of those namespaces is up
+# with a carrier (operstate UP) and has its qdisc: the kernel attaches it
+# (dev_activate) from the link-watch work, up to a second after "ip link
+# set up"; until then the noop qdisc drops what is sent.  For
+# "ndp_lib_wait MS ndp_lib_links_up ..." after building a topology.
+ndp_lib_links_up()
+{
+	local ns
+
+	for ns in "$@"; do
+		ip -n "$ns" -o link show | awk '$2 != "lo:" &&
+			(!/ state UP / || / qdisc noop /) { bad = 1 }
+			END { exit bad }' || return 1
+	done
+}
+
 # ndp_lib_dmesg_clean: fail if the kernel log shows a splat (the VM
 # runner checks too; this pins it to the test that caused it).
 ndp_lib_dmesg_clean()

@@ -50,11 +50,8 @@ timedout()
 	ip netns exec "$ns_a" python3 "$helper" -p "$XFER_PROTO" timedout "$addr" "$port" "$d" \
 		>"$d/client.out" 2>&1 &
 	local cpid=$!
-	for _ in $(seq 600); do
-		[ -e "$d/ready" ] && break
-		kill -0 $cpid 2>/dev/null || break
-		sleep 0.1
-	done
+	# Ready, or gone (it failed: its output says why).
+	ndp_lib_wait 60000 bash -c "[ -e '$d/ready' ] || ! kill -0 $cpid 2>/dev/null"
 	# Cut the path: everything a leaves is dropped.
 	ip netns exec "$ns_a" tc qdisc add dev eth0 root netem loss 100%
 	touch "$d/go"
@@ -89,6 +86,19 @@ ndp_lib_check "v4 SO_LINGER {1, 0}: the peer gets ECONNRESET" linger 10.0.1.2 ab
 ndp_lib_check "v6 SO_LINGER {1, 0}: the peer gets ECONNRESET" linger fd00:1::2 abort
 
 # --- full backlog -------------------------------------------------------
+refused_some()
+{
+	if xfer_is_ndp; then
+		[ "$(ndp_lib_stat "$ns_b" ListenOverflows)" -gt 0 ] &&
+			[ "$(ndp_lib_stat "$ns_b" AdmitChallenges)" -gt 0 ]
+	else
+		ip netns exec "$ns_b" awk '$1 == "TcpExt:" {
+			if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 }
+			else v = $c["ListenOverflows"] }
+			END { exit !(v > 0) }' /proc/net/netstat
+	fi
+}
+
 backlog()
 {
 	local n=4 port d spid rc=0 i pids=()
@@ -104,12 +114,10 @@ backlog()
 			client 10.0.1.2 "$port" "$i" >"$d/client.$i" 2>&1 &
 		pids+=($!)
 	done
-	# Wait until the listener has refused something (NDP), or a while.
-	for _ in $(seq 100); do
-		xfer_is_ndp && [ "$(ndp_lib_stat "$ns_b" ListenOverflows)" -gt 0 ] &&
-			[ "$(ndp_lib_stat "$ns_b" AdmitChallenges)" -gt 0 ] && break
-		sleep 0.1
-	done
+	# Wait until the listener has refused something: NDP refuses and
+	# challenges first windows, TCP counts the SYNs it dropped
+	# (TcpExt ListenOverflows).
+	ndp_lib_wait 10000 refused_some
 	touch "$d/go"
 	for i in $(seq 1 $n); do
 		wait "${pids[$((i - 1))]}" || { rc=1; cat "$d/client.$i"; }

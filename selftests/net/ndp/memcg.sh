@@ -37,6 +37,9 @@ d=$XFER_TMP/memcg
 mkdir -p "$d"
 
 sock_bytes() { awk '$1 == "sock" { print $2 }' "$grp/memory.stat"; }
+# sock_ge N / sock_le N: the group's socket memory is at least / at most N.
+sock_ge() { [ "$(sock_bytes)" -ge "$1" ]; }
+sock_le() { [ "$(sock_bytes)" -le "$1" ]; }
 
 cleanup_memcg()
 {
@@ -61,12 +64,8 @@ for i in 1 2 3 4; do
 	cpids+=" $!"
 done
 # Wait for the receive queues to fill (bounded by their buffers).
-m1=0
-for t in $(seq 1 40); do
-	sleep 0.5
-	m1=$(sock_bytes)
-	[ "${m1:-0}" -ge $((256 * 1024)) ] && break
-done
+ndp_lib_wait 20000 sock_ge $((256 * 1024))
+m1=$(sock_bytes)
 ndp_lib_info "memory.stat sock: $m0 before, $m1 with four unaccepted connections"
 ndp_lib_expect_ge "unaccepted connections' data charged to the listener's cgroup" \
 	$((256 * 1024)) "${m1:-0}"
@@ -77,12 +76,8 @@ for p in $cpids; do kill "$p" 2>/dev/null; done
 kill "$hpid"
 wait "$hpid" 2>/dev/null
 hpid=
+ndp_lib_wait 20000 sock_le $((64 * 1024))
 m2=$(sock_bytes)
-for t in $(seq 1 40); do
-	[ "${m2:-1}" -le $((64 * 1024)) ] && break
-	sleep 0.5
-	m2=$(sock_bytes)
-done
 ndp_lib_info "memory.stat sock: $m2 after the listener exited"
 ndp_lib_expect_le "the charge goes when the connections go" $((64 * 1024)) "${m2:-1}"
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean

@@ -33,20 +33,25 @@ ndp_lib_plan 7
 
 # sndq_truesize NS ADDR PORT: prints "wmem_queued outq mss" of a socket
 # that filled its send buffer towards a peer that does not read (and
-# whose receive buffer is small, so the data stays with the sender).
+# whose receive buffer is small, so the data stays with the sender),
+# once the unacknowledged bytes stopped changing (two reads 0.2 s apart;
+# at most 10 s x NDP_TIME_FACTOR).
 sndq_truesize()
 {
+	local srv out=$XFER_TMP/sndq.srv
+
 	ip netns exec "$ns_b" python3 -c '
 import socket, sys, time
 s = socket.socket(socket.AF_INET, 7, 0)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1)
-c, _ = s.accept(); time.sleep(8)' "$3" &
-	local srv=$!
-	sleep 1
+print("listening", flush=True)
+c, _ = s.accept(); time.sleep(8)' "$3" >"$out" 2>&1 &
+	srv=$!
+	ndp_lib_wait 10000 grep -q listening "$out" >&2
 	ip netns exec "$1" python3 -c '
-import array, fcntl, socket, struct, sys, time
+import array, fcntl, os, socket, struct, sys, time
 s = socket.socket(socket.AF_INET, 7, 0)
 s.connect((sys.argv[1], int(sys.argv[2]))); s.setblocking(False)
 buf = b"x" * 65536; n = 0
@@ -55,14 +60,22 @@ while n < (8 << 20):
         n += s.send(buf)
     except BlockingIOError:
         break
-time.sleep(2)
-mi = array.array("I", [0] * 9)
-fcntl.ioctl(s.fileno(), 0x5411, mi, True)
-outq = mi[0]
+def outq():
+    mi = array.array("I", [0] * 9)
+    fcntl.ioctl(s.fileno(), 0x5411, mi, True)
+    return mi[0]
+end = time.time() + 10 * int(os.environ.get("NDP_TIME_FACTOR", "1"))
+last = outq()
+while time.time() < end:
+    time.sleep(0.2)
+    now = outq()
+    if now == last:
+        break
+    last = now
 mi = s.getsockopt(socket.SOL_SOCKET, 55, 36)
 wq = struct.unpack("9I", mi)[5]
 info = s.getsockopt(253, 1, 16)
-print(wq, outq, struct.unpack("4BI", info[:8])[4])' "$2" "$3"
+print(wq, outq(), struct.unpack("4BI", info[:8])[4])' "$2" "$3"
 	wait "$srv"
 }
 

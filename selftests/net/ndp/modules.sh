@@ -40,7 +40,7 @@ busy()
 	modprobe ndp || return 1
 	ndp_socktest hold 30 >/tmp/hold.out &
 	pid=$!
-	for _ in $(seq 50); do grep -q holding /tmp/hold.out && break; sleep 0.1; done
+	ndp_lib_wait 5000 grep -q holding /tmp/hold.out
 	rmmod ndp 2>/dev/null
 	rc=$?
 	kill $pid; wait $pid 2>/dev/null
@@ -48,12 +48,10 @@ busy()
 }
 ndp_lib_check "rmmod ndp is refused while a socket is open" busy
 
-after_close()
-{
-	sleep 0.2
-	rmmod ndp
-}
-ndp_lib_check "rmmod ndp succeeds once the socket is closed" after_close
+# The last reference goes when the socket is freed, which may follow the
+# holder's exit by a moment: retry until then (at most 5 s, scaled).
+ndp_lib_check "rmmod ndp succeeds once the socket is closed" \
+	ndp_lib_wait 5000 rmmod ndp
 
 bad_param()
 {

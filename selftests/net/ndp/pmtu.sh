@@ -49,7 +49,8 @@ pmtu()
 
 	NDP_MTU=$2 ndp_lib_topo_switch 1 || return 1
 	ip -n "$ns_sw" link set tr mtu "$3"
-	sleep 0.5
+	# Until every link has its qdisc (link-watch), packets are dropped.
+	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
 	before=$(xfer_stats "$ns_h1")
 	ndp_lib_check "v$fa $2 -> $3: transfer intact" \
 		xfer_run "$ns_h1" "$ns_rx" "$dst" "$fa" "$size" 0
@@ -80,7 +81,8 @@ recut()
 	mkdir -p "$d"
 	NDP_MTU=$2 ndp_lib_topo_switch 1 || return 1
 	ip -n "$ns_sw" link set tr mtu "$3"
-	sleep 0.5
+	# Until every link has its qdisc (link-watch), packets are dropped.
+	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
 	iw=$(ip netns exec "$ns_h1" sysctl -n net.ndp.init_window) || return 1
 	# No RTO probe while send() still copies (slow kernels): a probe
 	# would bring the ICMP before the buffer filled.
@@ -119,7 +121,8 @@ spoofed()
 
 	mkdir -p "$d"
 	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
-	sleep 0.5
+	# Until every link has its qdisc (link-watch), packets are dropped.
+	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
 	ip netns exec "$ns_rx" $DP server 4 "$port" >"$d/s" 2>"$d/se" &
 	spid=$!
 	xfer_wait_file "$d/se" listening 10

@@ -70,7 +70,8 @@ for ns in "$ns_a" "$ns_b"; do
 done
 ip netns exec "$ns_b" ndpperf -s -p tcp -P 5401 >"$tmp/srv-tcp" 2>&1 &
 ip netns exec "$ns_b" ndpperf -s -p ndp -P 5402 >"$tmp/srv-ndp" 2>&1 &
-sleep 1
+ndp_lib_wait 10000 grep -q listening "$tmp/srv-tcp"
+ndp_lib_wait 10000 grep -q listening "$tmp/srv-ndp"
 
 tcp=$(bulk "$ns_a" tcp 10.0.1.2 5401 "$flows")
 ndp_lib_check "TCP: $flows flows at MTU 1500 intact (${tcp:-0} kbit/s)" test -n "$tcp"
@@ -102,7 +103,7 @@ paced()	# MTU PORT
 	ip netns exec "$ns_sw" tc qdisc add dev tr root ndp limit 8 olimit 8 rate 100mbit
 	ip netns exec "$ns_sw" tc qdisc add dev t1 root ndp limit 8 olimit 8 rate 100mbit
 	ip netns exec "$ns_rx" ndpperf -s -p ndp -P "$2" >"$tmp/srv-ndp-$1" 2>&1 &
-	sleep 1
+	ndp_lib_wait 10000 grep -q listening "$tmp/srv-ndp-$1"
 	d0=$(stat "$ns_rx" InData); t0=$(stat "$ns_rx" InTrimmed)
 	port=$(bulk "$ns_h1" ndp 10.0.100.1 "$2" 1)
 	d1=$(stat "$ns_rx" InData); t1=$(stat "$ns_rx" InTrimmed)
@@ -130,7 +131,7 @@ longpath()
 	ip netns exec "$ns_sw" tc qdisc add dev tr root ndp limit 8 olimit 8 rate 20mbit
 	ip netns exec "$ns_sw" tc qdisc add dev t1 root ndp limit 8 olimit 8 rate 20mbit
 	ip netns exec "$ns_rx" ndpperf -s -p ndp -P 5405 >"$tmp/srv-ndp-long" 2>&1 &
-	sleep 1
+	ndp_lib_wait 10000 grep -q listening "$tmp/srv-ndp-long"
 	ndp_lib_info "long path: net.ndp.init_window $(ip netns exec "$ns_h1" sysctl -n net.ndp.init_window)," \
 		"net.core.wmem_default $(ip netns exec "$ns_h1" sysctl -n net.core.wmem_default)"
 	w0=$(stat "$ns_h1" PushWindows)

@@ -157,15 +157,12 @@ sch_tc() { L1TC "$@"; }
 # freeze FAMILY: u1 held back for a minute (rate 8bit + one primer).
 freeze()
 {
-	local dst=10.100.0.2 v= i
+	local dst=10.100.0.2 v=
 	[ "$1" = -6 ] && { dst=fd00:100::2; v=-6; }
 	L1TC qdisc change dev u1 root ndp rate 8bit || return 1
 	ip netns exec "$h1" ndp_pktgen send $v --dst "$dst" --psn 0 \
 		"pull:dport=$NDP_SCH_PRIMER_PORT" >/dev/null
-	for i in $(seq 200); do
-		u1_drained && return 0
-		sleep 0.05
-	done
+	ndp_lib_wait 10000 u1_drained && return 0
 	echo "freeze: the primer did not leave u1" >&2
 	return 1
 }
@@ -186,15 +183,10 @@ xs()
 rx_pids=()
 rx_start()
 {
-	local i
 	ip netns exec "$1" ndp_pktgen recv --dev "$2" --dport 5000 \
 		--timeout-ms 600000 --idle-ms 600000 >"$3" 2>"$3.err" &
 	rx_pids+=($!)
-	for i in $(seq 200); do
-		grep -q receiving "$3.err" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+	ndp_lib_wait 10000 grep -q receiving "$3.err" 2>/dev/null
 }
 
 rx_stop()
@@ -230,12 +222,54 @@ rxsum()
 	     END { printf "%d %d %d %d\n", n, t, b, r }' "$1"
 }
 
+# u1_sum NAME...: the sum of those xstats counters of u1.
+u1_sum()
+{
+	L1TC -s -j qdisc show dev u1 | awk -v l="$*" '
+		BEGIN { n = split(l, w, " "); for (i = 1; i <= n; i++) x["\"" w[i] "\""] = 1 }
+		{ while (match($0, /"[a-z_]+":[0-9]+/)) {
+			kv = substr($0, RSTART, RLENGTH); $0 = substr($0, RSTART + RLENGTH)
+			split(kv, f, ":"); if ((f[1] in x) && !(f[1] in seen)) { s += f[2]; seen[f[1]] = 1 } } }
+		END { print s + 0 }'
+}
+
+# Where u1 puts a packet that arrives: queued (trimmed or not), sent,
+# dropped, detoured, deflected or returned to its sender.
+U1_FATES="hdr_qlen data_qlen hdr_pkts data_pkts hdr_drops data_drops detour_out deflect_out rts"
+
+# u1_took N: u1 has dealt with N packets since u1_base.
+u1_took()
+{
+	[ $(($(u1_sum $U1_FATES) - u1_base)) -ge "$1" ]
+}
+
+# arrived N: N packets (port 5000) reached the receiver and the spines.
+arrived()
+{
+	[ "$(cnt "$tmp/rx")" -ge "$1" ] &&
+		[ $(($(cnt "$tmp/sp1") + $(cnt "$tmp/sp2") + $(cnt "$tmp/sp3"))) -ge "$1" ]
+}
+
+# spec_pkts SPEC...: how many packets those ndp_pktgen specs send.
+spec_pkts()
+{
+	local s n=0 k
+	for s in "$@"; do
+		s=${s%%:*}
+		k=1
+		case $s in *\**) k=${s#*\*} ;; esac
+		n=$((n + k))
+	done
+	echo $n
+}
+
 # burst FAMILY SENDER-NS DST SPECS...: with every receiver listening and
-# u1 frozen, send, snapshot u1, release, wait until u1 has drained, stop
-# the receivers.
+# u1 frozen, send, wait until u1 has dealt with every packet, snapshot
+# u1, release, wait until u1 has drained and what it held (less what it
+# dropped or returned) arrived, stop the receivers.
 burst()
 {
-	local v=$1 sns=$2 dst=$3 f i
+	local v=$1 sns=$2 dst=$3 f n d0
 	shift 3
 	for f in h1 h2 sp1 sp2 sp3 rx; do
 		local dev=sd
@@ -243,16 +277,16 @@ burst()
 		rx_start "${!f}" "$dev" "$tmp/$f" || return 1
 	done
 	freeze "$v" || { rx_stop; return 1; }
+	n=$(spec_pkts "$@")
+	u1_base=$(u1_sum $U1_FATES)
+	d0=$(u1_sum hdr_drops data_drops rts)
 	ip netns exec "$sns" ndp_pktgen send $v --dst "$dst" "$@" >/dev/null ||
 		{ rx_stop; return 1; }
-	sleep 2
+	ndp_lib_wait 20000 u1_took "$n"
 	snap=$(L1TC -s -j qdisc show dev u1)
 	release
-	for i in $(seq 600); do
-		u1_drained && break
-		sleep 0.1
-	done
-	sleep 3
+	ndp_lib_wait 60000 u1_drained
+	ndp_lib_wait 20000 arrived $((n - ($(u1_sum hdr_drops data_drops rts) - d0)))
 	rx_stop
 }
 
@@ -420,9 +454,16 @@ ndp_lib_expect_eq "group, hostport and detour settings are shown by tc" \
 	"$(L1TC qdisc show dev p1 | grep -o 'group [0-9]* hostport [a-z]* detour [a-z]*')"
 
 # --- 8. teardown with groups configured ----------------------------------
+teardown()
+{
+	local n
+	for n in "$h1" "$h2" "$leaf1" "$sp1" "$sp2" "$sp3" "$leaf2" "$rx"; do
+		ip netns del "$n"
+	done
+	ndp_lib_wait 60000 rmmod sch_ndp 2>/dev/null
+	! lsmod | grep -q '^sch_ndp ' && modprobe sch_ndp && ndp_lib_dmesg_clean
+}
 ndp_lib_check "namespace deletion with groups configured, then rmmod sch_ndp: no splat" \
-	bash -c "for n in $h1 $h2 $leaf1 $sp1 $sp2 $sp3 $leaf2 $rx; do ip netns del \$n; done; \
-		for i in \$(seq 300); do rmmod sch_ndp 2>/dev/null && break; sleep 0.2; done; \
-		! lsmod | grep -q '^sch_ndp ' && modprobe sch_ndp && ! dmesg | grep -E 'BUG:|WARNING:|Oops|KASAN|refcount_t:|list_(add|del) corruption'"
+	teardown
 
 ndp_lib_done

@@ -61,7 +61,7 @@ tcp_check()
 	ip netns exec "$ns_rx" ndp_pktgen tcp-sink --port 5001 --timeout-ms 30000 \
 		>"$tmp/tcp.out" 2>"$tmp/tcp.err" &
 	pid=$!
-	for _ in $(seq 100); do grep -q listening "$tmp/tcp.err" && break; sleep 0.05; done
+	ndp_lib_wait 5000 grep -q listening "$tmp/tcp.err"
 	ip netns exec "$ns_h1" bash -c "for i in 1 2 3 4 5; do ndp_pktgen send --dst $RX 'data*200:size=1200' >/dev/null; done" &
 	flood=$!
 	ip netns exec "$ns_h1" bash -c "cat $tmp/tcp.in >/dev/tcp/$RX/5001" || rc=1
@@ -87,16 +87,23 @@ flood_stop()
 {
 	kill "$flood_pid" "$ping_pid" 2>/dev/null
 	wait "$flood_pid" "$ping_pid" 2>/dev/null
-	sleep 0.5
+	return 0	# (not wait's status: the killed jobs')
 }
 
-# drained DEV-QDISC-REGEX: after the flood, the qdiscs hold nothing.
-drained()
+# is_drained: the qdiscs of tr hold nothing (prints them).
+is_drained()
 {
 	local out
 	out=$(sch_tc -s qdisc show dev tr)
 	echo "$out"
 	! printf '%s\n' "$out" | grep -q 'backlog [1-9]\|backlog 0b [1-9]'
+}
+
+# drained: after the flood, the qdiscs drain to nothing (within 10 s; a
+# backlog miscounted by a trim stays, and fails).
+drained()
+{
+	ndp_lib_wait 10000 is_drained
 }
 
 live_change()
@@ -126,14 +133,19 @@ child_of_tbf()
 	sch_tc qdisc add dev tr root handle 1: tbf rate 5mbit burst 20kb latency 50ms || return 1
 	sch_tc qdisc add dev tr parent 1:1 handle 10: ndp limit 4 hlimit 4 || return 1
 	flood_start
-	sleep 2
+	# Flood until the child has returned headers (what the next check
+	# counts).
+	ndp_lib_wait 20000 child_rts >/dev/null
 	flood_stop
-	sleep 2
 	drained
 }
-ndp_lib_check "as a child of tbf: trims and RTS keep the parent's backlog right" child_of_tbf
-ndp_lib_check "the child trimmed and returned headers" \
+# child_rts: the child ndp qdisc returned headers to their senders.
+child_rts()
+{
 	test "$(sch_tc -s -j qdisc show dev tr | grep -o '"rts":[0-9][0-9]*' | cut -d: -f2)" -gt 0
+}
+ndp_lib_check "as a child of tbf: trims and RTS keep the parent's backlog right" child_of_tbf
+ndp_lib_check "the child trimmed and returned headers" child_rts
 
 delete_under_traffic()
 {
@@ -163,15 +175,6 @@ netns_exit()
 }
 ndp_lib_check "switch namespace deleted with a frozen, loaded port" netns_exit
 
-unload()
-{
-	local i
-	for i in $(seq 50); do
-		modprobe -r sch_ndp 2>/dev/null && return 0
-		sleep 0.1
-	done
-	modprobe -r sch_ndp
-}
-ndp_lib_check "module unloads once unused" unload
+ndp_lib_check "module unloads once unused" ndp_lib_wait 5000 modprobe -r sch_ndp
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done

@@ -38,6 +38,20 @@ rx_packets()
 	ip -n "$1" -s link show eth0 | awk '/RX:/ { getline; print $2; exit }'
 }
 
+# capture_drained NS: every packet socket of NS has read what was queued
+# to it (Rmem 0 in /proc/net/packet).
+capture_drained()
+{
+	ip netns exec "$1" awk 'NR > 1 && $7 != 0 { busy = 1 } END { exit busy }' \
+		/proc/net/packet
+}
+
+# rx_reached NS N: eth0 of NS received at least N packets.
+rx_reached()
+{
+	[ "$(rx_packets "$1")" -ge "$2" ]
+}
+
 d=$XFER_TMP/replay
 mkdir -p "$d"
 port=$(xfer_next_port)
@@ -56,7 +70,9 @@ xfer_wait_file "$d/capture.err" capturing 10
 ndp_lib_check "the original transfer is intact" \
 	ip netns exec "$ns_a" ndp_xfer -p "$XFER_PROTO" -4 -P $port -T 60 \
 	client -H 10.0.1.2 -S 20000 -E 1K
-sleep 0.5
+# The client is done, so its packets went past the capture's tap: stop
+# the capture once it has read them all.
+ndp_lib_wait 10000 capture_drained "$ns_a"
 kill -TERM $cpid
 wait $cpid
 ncap=$(awk '{ print $2 }' "$d/capture.out")
@@ -98,7 +114,10 @@ ndp_lib_check "re-inject them on the client's link (twice)" bash -c \
 	"ip netns exec $ns_a ndp_replay inject -i eth0 -r $d/first.pcap -g 1000 &&
 	 sleep 0.5 &&
 	 ip netns exec $ns_a ndp_replay inject -i eth0 -r $d/first.pcap -g 1000"
-sleep 1
+# The server must accept nothing: wait until the replayed packets arrived
+# (and, NDP, went through ndp: InPkts) before counting what they did.
+ndp_lib_wait 10000 rx_reached "$ns_b" $((rx0 + 2 * ${ncap:-1}))
+xfer_is_ndp && xfer_wait_moved "$s0" "$ns_b" InPkts $((2 * ${ncap:-1})) 10000
 rx1=$(rx_packets "$ns_b")
 s1=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "the replayed packets reached the server's host ($rx0 -> $rx1)" \
@@ -126,7 +145,7 @@ if xfer_is_ndp; then
 			-T 60 client -H 10.0.1.2 -S 1K -E 1K >/dev/null && ok=$((ok + 1))
 	done
 	wait $spid
-	sleep 0.5
+	xfer_wait_moved "$s0" "$ns_b" TwEvicted 2 10000
 	s1=$(xfer_stats "$ns_b")
 	ndp_lib_expect_eq "five more connections intact" 5 "$ok"
 	ndp_lib_expect_ge "max_tw_buckets 4: the oldest records evicted (TwEvicted)" \

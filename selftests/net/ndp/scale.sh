@@ -41,6 +41,19 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 d=$XFER_TMP/scale
 mkdir -p "$d"
 
+# server_idle PROTO: the server (ns_b) holds no connection but its
+# listener (time-wait records aside).
+server_idle()
+{
+	if [ "$1" = tcp ]; then
+		ip netns exec "$ns_b" cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+			awk '$4 ~ /^[0-9A-F][0-9A-F]$/ && $4 != "0A" && $4 != "06" { n++ }
+			     END { exit n > 0 }'
+	else
+		[ "$(ndp_lib_conns "$ns_b")" = 0 ]
+	fi
+}
+
 # run PROTO N: server in ns_b, client in ns_a; prints the RESULT line.
 run()
 {
@@ -54,8 +67,8 @@ run()
 	ip netns exec "$ns_a" ndp_scale client -p "$proto" -P "$port" -H 10.0.1.2 \
 		-n "$n" -r 2000 -T 900 >"$d/client.$proto.$n" 2>&1
 	rc=$?
-	# Give the server time to see every close before it goes.
-	sleep 2
+	# Let the server see every close before it goes.
+	ndp_lib_wait 30000 server_idle "$proto" >&2
 	kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
 	grep RESULT "$d/client.$proto.$n" || cat "$d/client.$proto.$n"
@@ -67,16 +80,22 @@ field()
 	sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"
 }
 
+conns()
+{
+	echo $(($(ndp_lib_conns "$ns_a") + $(ndp_lib_conns "$ns_b")))
+}
+
+# left: the connections left in both namespaces, once none are (at most
+# 30 s, scaled).
 left()
 {
-	local t0=$SECONDS n
+	ndp_lib_wait 30000 none_left 2>/dev/null
+	conns
+}
 
-	while :; do
-		n=$(($(ndp_lib_conns "$ns_a") + $(ndp_lib_conns "$ns_b")))
-		[ "$n" = 0 ] || [ $((SECONDS - t0)) -ge 30 ] && break
-		sleep 0.5
-	done
-	echo "$n"
+none_left()
+{
+	[ "$(conns)" = 0 ]
 }
 
 if [ -n "$sweep" ]; then

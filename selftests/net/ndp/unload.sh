@@ -22,11 +22,21 @@ ndp_lib_plan 6
 d=$XFER_TMP/unload
 mkdir -p "$d"
 
-# A transfer in the background: 16 MB each way on 2 connections.
+# tcp_estab NS N: at least N established TCP connections in NS.
+tcp_estab()
+{
+	[ "$(ip netns exec "$1" awk '$4 == "01"' /proc/net/tcp | wc -l)" -ge "$2" ]
+}
+
+# A transfer in the background: 16 MB each way on 2 connections; returns
+# once data flows (NDP: 100 DATA packets at the server; TCP: both
+# connections established).  Not through ndpctl: sock_diag would load
+# ndp_diag.ko, a holder of ndp.ko.
 start_xfer()
 {
-	local port
+	local port in0
 	port=$(xfer_next_port)
+	xfer_is_ndp && in0=$(ndp_lib_stat "$ns_b" InData)
 	ip netns exec "$ns_b" ndp_xfer -p "$XFER_PROTO" -4 -P $port -T 300 \
 		server -n 2 -S 16M -E 16M >"$d/server.out" 2>"$d/server.err" &
 	spid=$!
@@ -34,7 +44,11 @@ start_xfer()
 	ip netns exec "$ns_a" ndp_xfer -p "$XFER_PROTO" -4 -P $port -T 300 \
 		client -H 10.0.1.2 -n 2 -S 16M -E 16M >"$d/client.out" 2>"$d/client.err" &
 	cpid=$!
-	sleep 1
+	if xfer_is_ndp; then
+		ndp_lib_wait_stat "$ns_b" InData $((in0 + 100)) 30000
+	else
+		ndp_lib_wait 30000 tcp_estab "$ns_b" 2
+	fi
 }
 
 if xfer_is_ndp; then
@@ -80,11 +94,7 @@ ndp_lib_check "both namespaces are gone" \
 if xfer_is_ndp; then
 	gone()
 	{
-		local i
-		for i in $(seq 120); do
-			rmmod ndp 2>/dev/null && return 0
-			sleep 0.5
-		done
+		ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
 		echo "rmmod ndp still refused 60 s after the namespaces died:"
 		ndp_lib_module_busy ndp
 		return 1
@@ -93,7 +103,10 @@ if xfer_is_ndp; then
 	modprobe ndp
 else
 	ndp_lib_skip "every socket is released: rmmod ndp succeeds" "TCP is built in"
+	# No module to unload, no positive sign that the namespaces' cleanup
+	# (a workqueue) ran: give a splat from it a second to show.  (With
+	# NDP the unload above waited for ndp's share of it.)
+	sleep 1
 fi
-sleep 1
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done

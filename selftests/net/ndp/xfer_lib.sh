@@ -227,3 +227,19 @@ xfer_expect_delta()
 	d=$(xfer_delta "$before" "$after" "$ns" "$@")
 	ndp_lib_expect_eq "$name" "$want" "$d"
 }
+
+# xfer_wait_moved SNAP NS NAME[,NAME...] N [TIMEOUT_MS]: wait until the sum
+# of those counters of NS grew by at least N since snapshot SNAP (taken by
+# xfer_stats), at most TIMEOUT_MS (default 30000) x NDP_TIME_FACTOR; see
+# ndp_lib_wait_stat.  Returns 1 on timeout, or at once over TCP.
+xfer_wait_moved()
+{
+	local base
+
+	xfer_is_ndp || return 1
+	base=$(printf '%s\n' "$1" | awk -v ns="$2" -v l="$3" '
+		BEGIN { n = split(l, w, ","); for (i = 1; i <= n; i++) x[w[i]] = 1 }
+		$1 == ns && ($2 in x) { s += $3 }
+		END { print s + 0 }')
+	ndp_lib_wait_stat "$2" "$3" $((base + $4)) "${5:-30000}"
+}
