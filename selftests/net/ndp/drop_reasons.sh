@@ -115,7 +115,7 @@ ip netns exec "$ns_rx" tc qdisc del dev eth0 root
 # A switch port that can queue one header and returns none.
 qdrop()
 {
-	ip netns exec "$ns_sw" tc qdisc replace dev tr root ndp limit 1 hlimit 1 rts off rate 1mbit ||
+	ip netns exec "$ns_sw" tc qdisc replace dev tr root ndp limit 1 hlimit 1 rts off rate 10kbit ||
 		return 1
 	echo > "$T/trace"
 	ip netns exec "$ns_h1" ndp_pktgen send -4 --dst 10.0.100.1 --dport 9 "data*20" >/dev/null ||
