@@ -42,16 +42,16 @@ xfer_is_ndp()
 	[ "$XFER_PROTO" = ndp ]
 }
 
-# xfer_wait_file FILE PATTERN [SECS]: wait until FILE contains PATTERN.
+# xfer_wait_file FILE PATTERN [SECS]: wait until FILE contains PATTERN,
+# at most SECS (default 10) x NDP_TIME_FACTOR (ndp_lib_wait).
+__xfer_file_has()
+{
+	grep -q "$2" "$1" 2>/dev/null
+}
+
 xfer_wait_file()
 {
-	local i
-
-	for i in $(seq $((${3:-10} * 20))); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+	ndp_lib_wait $((${3:-10} * 1000)) __xfer_file_has "$1" "$2"
 }
 
 # xfer_bytes SIZE: SIZE with an optional K/M/G suffix (powers of 1024),
