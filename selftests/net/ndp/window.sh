@@ -131,7 +131,7 @@ paced()
 	push=$(xfer_delta "$s0" "$s1" "$ns_a" PushWindows)
 	trim=$(xfer_delta "$s0" "$s1" "$ns_b" InTrimmed)
 	echo "PushWindows $push (at most $push_max), InTrimmed $trim (at most $trim_max)," \
-	     "OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)"
+	     "OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)" | tee "$XFER_TMP/paced.last"
 	[ "$push" -le "$push_max" ] && [ "$trim" -le "$trim_max" ] && return $rc
 	return 1
 }
@@ -148,13 +148,14 @@ bottleneck()
 	ip netns exec "$ns_a" tc qdisc add dev eth0 root ndp limit 32 rate 1mbit ||
 		return 1
 	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=1
-	paced 3 8 0 20 $((512 * 1024)) $((16 * 1024))
+	paced 2 4 0 20 $((512 * 1024)) $((16 * 1024))
 	rc=$?
 	ip netns exec "$ns_a" tc qdisc del dev eth0 root
 	return $rc
 }
 ndp_lib_check "writes faster than the bottleneck: no window on queued packets" \
 	bottleneck
+ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
 # A 100 ms round trip, a 32 KB send buffer, a receiver pulling 10 Mbit/s.
 ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=10
 for ns in "$ns_a" "$ns_b"; do
@@ -162,5 +163,6 @@ for ns in "$ns_a" "$ns_b"; do
 done
 ndp_lib_check "writer waiting for send buffer: pulled, not pushed per round trip" \
 	paced 2 0 $((32 * 1024)) 0 $((1024 * 1024)) $((64 * 1024))
+ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done
