@@ -153,8 +153,12 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
 	/* The oldest packet in flight arrived: the backoff ends. */
 	nsk->backoff = 0;
 	if (RB_EMPTY_ROOT(&nsk->sndq)) {
-		/* All acknowledged: forget pulls the peer may have trimmed. */
-		nsk->pulls_owed = 0;
+		/* All acknowledged after LAST: the peer dropped the pulls it
+		 * owed us.  Without LAST it still owes them: they pay for
+		 * the data a waiting writer queues next.
+		 */
+		if (nsk->idle)
+			nsk->pulls_owed = 0;
 		ndp_rto_stop(sk);
 	} else {
 		ndp_rto_arm(sk);
@@ -243,28 +247,6 @@ static bool ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 	nsk->pull_waiting = !nsk->credit &&
 			    (nsk->rtx_pending || nsk->send_head);
 	return true;
-}
-
-/*
- * Whether pulls are still to come: the peer ACKed or NACKed packets it
- * has not pulled for yet (estimate), or packets are in flight with no
- * news, each of which will bring a pull (or come back itself).
- */
-static bool ndp_expects_pull(struct ndp_sock *nsk)
-{
-	struct sk_buff *skb;
-
-	if (nsk->pulls_owed)
-		return true;
-	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
-		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
-
-		if (skb == nsk->send_head)
-			break;
-		if (cb->sent && !cb->acked && !cb->rtx)
-			return true;
-	}
-	return false;
 }
 
 /*
@@ -1009,10 +991,11 @@ static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
 
 	if (nsk->dead)
 		return;
-	/* Data held back until the peer knew us (a new window), or by the
+	/* Data held back until the peer knew us or acknowledged what was
+	 * in flight (a new window), or no pull was left to come, or by the
 	 * amplification bound until it proved its address.
 	 */
-	if ((nsk->idle && nsk->send_head) || nsk->amp_blocked)
+	if (nsk->send_head || nsk->amp_blocked)
 		ndp_push(sk, xmitq);
 	/* The peer proved its address: a token for its next connections. */
 	if (nsk->passive && nsk->addr_ok && !nsk->token_sent)

@@ -26,9 +26,12 @@
  * Each DATA transmission picks its path (path.c) and remembers it in the
  * queued packet's cb, so a retransmission can take another one; the path
  * is applied to addresses, mark and route when the packet leaves.
- * The packet after which nothing is left to send carries LAST; the sender
- * is then idle and pushes the next data as a new unscheduled window - but
- * only once the peer has ACKed, NACKed or pulled something of ours.
+ * The packet after which nothing is left to send carries LAST (not while
+ * a writer waits for send buffer space: more is coming); the sender is
+ * then idle and pushes the next data as a new unscheduled window - but
+ * only once everything it sent is acknowledged (a window on top of its
+ * own queued packets would be trimmed at the same bottleneck), and once
+ * the peer has ACKed, NACKed or pulled something of ours.
  * Until then it may not know our isn (every SYN packet of the first
  * window may have been trimmed or returned) and would have to drop data
  * without SYN that it cannot place.
@@ -1103,10 +1106,16 @@ drop:
 	__skb_queue_purge(&new);
 }
 
-/* Whether nothing remains to send after the packet going out now. */
+/*
+ * Whether nothing remains to send after the packet going out now.  A
+ * writer sleeping for send buffer space will queue more: no LAST then,
+ * so the peer keeps the pulls it owes us for what it receives and the
+ * transfer stays paced by the receiver, instead of going idle every
+ * round trip and pushing each refill as a new unscheduled window.
+ */
 static u16 ndp_last_flag(struct ndp_sock *nsk)
 {
-	if (nsk->send_head || nsk->rtx_pending)
+	if (nsk->send_head || nsk->rtx_pending || nsk->writer_waiting)
 		return 0;
 	nsk->idle = true;
 	nsk->unsched = 0;
@@ -1219,18 +1228,78 @@ static u16 ndp_push_flags(struct sock *sk)
 }
 
 /*
+ * Whether pulls are still to come: the peer ACKed or NACKed packets it
+ * has not pulled for yet (estimate), or packets are in flight with no
+ * news, each of which will bring a pull (or come back itself).
+ */
+bool ndp_expects_pull(const struct ndp_sock *nsk)
+{
+	struct sk_buff *skb;
+
+	if (nsk->pulls_owed)
+		return true;
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
+		const struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		if (skb == nsk->send_head)
+			break;
+		if (cb->sent && !cb->acked && !cb->rtx)
+			return true;
+	}
+	return false;
+}
+
+/* Whether a packet sent is not acknowledged yet. */
+static bool ndp_in_flight(const struct ndp_sock *nsk)
+{
+	struct sk_buff *skb;
+
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
+		const struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		if (skb == nsk->send_head)
+			break;
+		if (cb->sent && !cb->acked)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the data at send_head may start a new unscheduled window.
+ * The first window always may.  Later ones need a peer that can place
+ * packets without SYN (peer_synced), and must not land on top of our own
+ * packets still queued somewhere between us and the peer: after LAST, a
+ * new window waits until everything sent is acknowledged; without LAST
+ * (a writer that waited for buffer space) it waits while any pull is
+ * still to come, since those pulls will fetch the new data.  Otherwise a
+ * sender refilling its queue each round trip would push a whole window
+ * per round trip into the same bottleneck and have it trimmed there.
+ */
+static bool ndp_may_push_window(const struct ndp_sock *nsk)
+{
+	if (!nsk->first_sent)
+		return true;
+	if (!nsk->peer_synced || nsk->credit)
+		return false;
+	if (nsk->idle)
+		return !ndp_in_flight(nsk);
+	return !nsk->unsched && !nsk->rtx_pending && !ndp_expects_pull(nsk);
+}
+
+/*
  * Push new data without waiting for pulls: the first window, or a new
- * window after LAST once the peer knows the connection (peer_synced; else
- * input.c pushes when its first ACK, NACK or PULL comes).  Packets marked
- * for retransmission wait for pulls.
+ * one when no pull will fetch the data (ndp_may_push_window(); a peer
+ * that does not know the connection yet is waited for: input.c pushes
+ * when its first ACK, NACK or PULL comes).  Packets marked for
+ * retransmission wait for pulls.
  */
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
-	if (nsk->idle && nsk->send_head &&
-	    (!nsk->first_sent || nsk->peer_synced))
+	if (nsk->send_head && ndp_may_push_window(nsk))
 		ndp_push_window_start(sk);
 	nsk->amp_blocked = false;
 	while (nsk->unsched && nsk->send_head) {
@@ -1242,6 +1311,14 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 		ndp_send_new(sk, ndp_push_flags(sk) | amp, xmitq);
 	}
 	ndp_send_credit(sk, xmitq);
+	/*
+	 * Data left waiting for pulls with nothing in flight to arm the
+	 * RTO (the pulls owed were an estimate): the timer's persist probe
+	 * sends it if they do not come (timer.c).
+	 */
+	if (nsk->send_head && !nsk->credit && !nsk->amp_blocked &&
+	    !timer_pending(&nsk->rto_timer))
+		ndp_rto_arm(sk);
 }
 
 /* Spend pull credit: retransmissions first, then new data. */

@@ -496,7 +496,10 @@ struct ndp_dst_slot {
  * @credit: packets the peer's pulls allow us to send.
  * @rtx_pending: packets in @sndq marked for retransmission.
  * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
- *	(once @peer_synced, see ndp_push()).
+ *	(once @peer_synced and all sent is acknowledged, see ndp_push()).
+ * @writer_waiting: a sendmsg() sleeps for send buffer space: more data is
+ *	coming, so no packet carries NDP_F_LAST and the peer keeps pulling
+ *	(cleared when the write returns or the FIN is queued).
  * @first_sent: the first window went out.
  * @peer_synced: the peer ACKed, NACKed or pulled our data, so it knows our
  *	isn and can place packets without SYN.
@@ -639,6 +642,7 @@ struct ndp_sock {
 	u32			credit;
 	u32			rtx_pending;
 	bool			idle;
+	bool			writer_waiting;
 	bool			first_sent;
 	bool			peer_synced;
 	bool			fin_queued;
@@ -1052,6 +1056,7 @@ void ndp_ctl_sk_exit(struct ndp_net *nn);
 void ndp_send_reply(struct net *net, const struct ndp_flow *fl, u8 type,
 		    u32 psn, u32 cum);
 void ndp_push(struct sock *sk, struct sk_buff_head *xmitq);
+bool ndp_expects_pull(const struct ndp_sock *nsk);
 void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq);
 bool ndp_oldest_unreported(struct ndp_sock *nsk, u64 *sent_ns);
 int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,

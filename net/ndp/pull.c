@@ -55,7 +55,9 @@
  *
  * Receive memory: a socket whose receive buffer is full is taken off the
  * lists (pulls stay owed); recvmsg() puts it back once there is room, so
- * the receiver never asks for data it cannot hold.
+ * the receiver never asks for data it cannot hold.  Beyond the low limit
+ * of net.ndp.mem the room is what the socket is sure to be given (one
+ * page, ndp_rcv_mem_short()), whatever its buffer size.
  *
  * Dead sockets: the clock picks a socket under pq->lock and sends its PULL
  * after dropping it; ndp_done() may run in between.  The PULL is built
@@ -137,6 +139,24 @@ static u64 ndp_pullq_interval(struct ndp_pullq *pq, u32 bytes)
 }
 
 /*
+ * Whether the protocol's memory, not the receive buffer, decides what
+ * @sk can take: beyond the low limit of net.ndp.mem a socket is only
+ * sure of what it holds below sysctl_rmem (one page;
+ * __sk_mem_raise_allocated()), and beyond the pressure limit
+ * out-of-order data is refused (input.c).  A packet pulled into memory
+ * that is not there is refused, NACKed and pulled again at once: a loop
+ * at the pull clock's rate that starves the reader whose reads would
+ * end it (millions of MemDrops per second).  So the pull waits, as for
+ * a full buffer, until the reader frees what the socket holds.
+ */
+static bool ndp_rcv_mem_short(const struct sock *sk, int rmem)
+{
+	if (sk_memory_allocated(sk) <= sk_prot_mem_limits(sk, 0))
+		return false;
+	return rmem >= READ_ONCE(*sk->sk_prot->sysctl_rmem);
+}
+
+/*
  * Whether a pull may go out: the data it brings must fit in the receive
  * buffer (one more packet of the last size seen).  Exception: when the
  * application has read everything and the next in-order packet is known
@@ -149,8 +169,12 @@ bool ndp_rcv_has_room(const struct sock *sk)
 	const struct ndp_sock *nsk = ndp_sk(sk);
 	int rmem = atomic_read(&sk->sk_rmem_alloc);
 
-	if (!rmem ||
-	    rmem + READ_ONCE(nsk->rcv_tsize) <= READ_ONCE(sk->sk_rcvbuf))
+	if (!rmem)
+		return true;
+	if (ndp_rcv_mem_short(sk, rmem))
+		return READ_ONCE(nsk->hole_nacked) && READ_ONCE(nsk->ooo_len) &&
+		       skb_queue_empty_lockless(&sk->sk_receive_queue);
+	if (rmem + READ_ONCE(nsk->rcv_tsize) <= READ_ONCE(sk->sk_rcvbuf))
 		return true;
 	return READ_ONCE(nsk->hole_nacked) &&
 	       skb_queue_empty_lockless(&sk->sk_receive_queue);
@@ -162,9 +186,13 @@ bool ndp_rcv_has_room(const struct sock *sk)
  */
 static u32 ndp_rcv_room_pkts(const struct sock *sk)
 {
-	int room = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
+	int rmem = atomic_read(&sk->sk_rmem_alloc);
+	int room = READ_ONCE(sk->sk_rcvbuf) - rmem;
 	u32 tsize = max_t(u32, READ_ONCE(ndp_sk(sk)->rcv_tsize), 1);
 
+	/* Beyond the low memory limit: one packet at a time. */
+	if (sk_memory_allocated(sk) > sk_prot_mem_limits(sk, 0))
+		return 1;
 	return room > 0 ? max_t(u32, room / tsize, 1) : 1;
 }
 

@@ -257,6 +257,7 @@ static void ndp_queue_fin(struct sock *sk, struct sk_buff *fin,
 		return;
 	}
 	nsk->fin_queued = true;
+	nsk->writer_waiting = false;
 	ndp_queue_skb(sk, fin, NDP_F_FIN, true, xmitq);
 }
 
@@ -1146,6 +1147,13 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		continue;
 
 wait_memory:
+		/*
+		 * More is coming: no LAST until a write completes or the FIN
+		 * is queued.  Also for a non-blocking writer told EAGAIN,
+		 * which comes back on write space (a partial or interrupted
+		 * write leaves the flag set for the same reason).
+		 */
+		nsk->writer_waiting = true;
 		if (queued) {
 			ndp_push_locked(sk);
 			queued = false;
@@ -1155,6 +1163,7 @@ wait_memory:
 		if (err)
 			goto out_err;
 	} while (copied < len);
+	nsk->writer_waiting = false;
 	if (queued)
 		ndp_push_locked(sk);
 	release_sock(sk);

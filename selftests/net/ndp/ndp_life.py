@@ -22,9 +22,10 @@
         two connections to HOST: the first (SO_PRIORITY 0) asks for SIZE
         bytes, and once a quarter of them is in, the second (SO_PRIORITY
         6) asks for SIZE too; prints which response completed first
-    ndp_life.py [-p ndp|tcp] chunks HOST PORT SIZE CHUNK
+    ndp_life.py [-p ndp|tcp] chunks HOST PORT SIZE CHUNK [SNDBUF [GAP_MS]]
         send SIZE bytes of pattern 7 in send() calls of CHUNK bytes, with
-        a send buffer for all of it (SO_SNDBUFFORCE), then close
+        a send buffer for all of it (SO_SNDBUFFORCE) or of SNDBUF bytes,
+        GAP_MS milliseconds between calls, then close
     ndp_life.py [-p ndp|tcp] verify HOST PORT SIZE
         accept one connection and check that it brings exactly SIZE bytes
         of pattern 7, then end of stream (from "chunks")
@@ -252,13 +253,15 @@ def cmd_client(proto, host, port, ident):
     ok("client %d sent 20480 bytes" % ident)
 
 
-def cmd_chunks(proto, host, port, size, chunk):
+def cmd_chunks(proto, host, port, size, chunk, sndbuf=0, gap_ms=0):
     s = new_socket(proto, host)
-    s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, 4 * size)
+    s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, sndbuf or 4 * size)
     s.settimeout(120)
     s.connect((host, port))
     data = pattern(7, size)
     for off in range(0, size, chunk):
+        if off and gap_ms:
+            time.sleep(gap_ms / 1000)
         s.sendall(data[off:off + chunk])
     s.close()
     ok("sent %d bytes in send() calls of %d" % (size, chunk))
@@ -478,8 +481,8 @@ def main():
         cmd_backlog(proto, host, port, int(rest[0]), rest[1])
     elif cmd == "client" and len(rest) == 1:
         cmd_client(proto, host, port, int(rest[0]))
-    elif cmd == "chunks" and len(rest) == 2:
-        cmd_chunks(proto, host, port, int(rest[0]), int(rest[1]))
+    elif cmd == "chunks" and 2 <= len(rest) <= 4:
+        cmd_chunks(proto, host, port, *[int(a) for a in rest])
     elif cmd == "verify" and len(rest) == 1:
         cmd_verify(proto, host, port, int(rest[0]))
     elif cmd == "zsend" and len(rest) == 1:

@@ -239,7 +239,7 @@ at_barrier()
 	[ -e "$1" ] && [ $# -ge "$n" ]
 }
 
-# Four senders in other racks, two connections each, to the receiver: four
+# Four senders in other racks, eight connections each, to the receiver: four
 # links' worth of first windows meet at its edge switch's port, whose
 # 8-packet queue trims (one sender's 16 connections share its own link
 # and seldom trim at all).
@@ -247,12 +247,15 @@ udp_incast()
 {
 	local h pids=() rc=0 base go=$XFER_TMP/incast.go
 	base=$(xfer_next_port)
-	# The four senders must overlap for the switches to trim: each starts
+	# The switches trim only where first windows overlap (later data is
+	# pulled, and a sender pushes no window on top of its own packets
+	# in flight): eight connections per sender.  The four senders must
+	# overlap too: each starts
 	# one "ip netns exec" after the other (seconds on a loaded guest), so
 	# all wait at a start barrier until the last one is ready.
 	for h in 0 1 5 8; do
 		XFER_START=$go XFER_PORT=$((base + 100 + h)) xfer_run "$(fabric_host_ns "$h")" "$rcv" \
-			"$(fabric_host_ip4 11)" 4 256K 0 2 >"$XFER_TMP/incast.$h" 2>&1 &
+			"$(fabric_host_ip4 11)" 4 128K 0 8 >"$XFER_TMP/incast.$h" 2>&1 &
 		pids+=($!)
 	done
 	ndp_lib_wait 60000 at_barrier "$go" 4 ||

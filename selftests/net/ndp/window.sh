@@ -12,16 +12,28 @@
 # unscheduled window: 1 MB written in 64 KB send() calls went out whole -
 # the incast stall of issue 6.)  Once the replies get through again, the
 # transfer completes intact; with feedback from the start as well.
+#
+# Later windows must not land on the sender's own packets still queued
+# at a bottleneck (issue 22), at the default knobs:
+#   - after LAST a new window waits until everything sent is
+#     acknowledged: an application writing 16 KB every 20 ms through its
+#     own 1 Mbit/s sch_ndp port (32 packets of queue) pushed a window per
+#     write before (15 windows, 140 packets trimmed at that port), now
+#     one more after the first;
+#   - a writer sleeping for send buffer space sends no LAST, so the
+#     receiver keeps pulling: 1 MB through a 32 KB send buffer over a
+#     100 ms round trip pushed a window every round trip before (18),
+#     now only the first.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "NDP-only (unscheduled windows)"
 xfer_setup
 ndp_lib_require_cmd python3 tc
-ndp_lib_load_modules sch_netem
+ndp_lib_load_modules sch_netem sch_ndp
 helper=$(dirname "$0")/ndp_life.py
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 4
+ndp_lib_plan 6
 
 size=$((1024 * 1024))
 chunk=$((64 * 1024))
@@ -94,5 +106,63 @@ s0=$(xfer_stats "$ns_a")
 ndp_lib_check "v4 with feedback: $size bytes in $chunk-byte send() calls, intact" fed
 s1=$(xfer_stats "$ns_a")
 ndp_lib_info "with feedback: OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData) Rtos $(xfer_delta "$s0" "$s1" "$ns_a" Rtos) RtoProbes $(xfer_delta "$s0" "$s1" "$ns_a" RtoProbes)"
+
+# paced PUSH_MAX TRIM_MAX SNDBUF GAP_MS SIZE CHUNK: one transfer of SIZE
+# bytes in CHUNK-byte writes GAP_MS apart through a SNDBUF send buffer
+# (0: all of it); at most PUSH_MAX windows pushed (PushWindows at the
+# sender) and TRIM_MAX trimmed headers at the receiver (InTrimmed).
+paced()
+{
+	local push_max=$1 trim_max=$2 sndbuf=$3 gap=$4 size=$5 chunk=$6
+	local port d vpid s0 s1 push trim rc=0
+
+	port=$(xfer_next_port)
+	d=$(mktemp -d "$XFER_TMP/paced.XXXXXX")
+	ip netns exec "$ns_b" python3 "$helper" verify 10.0.1.2 "$port" "$size" \
+		>"$d/verify.out" 2>&1 &
+	vpid=$!
+	xfer_wait_file "$d/verify.out" listening 20 || { cat "$d/verify.out"; return 1; }
+	s0=$(xfer_stats "$ns_a" "$ns_b")
+	ip netns exec "$ns_a" python3 "$helper" chunks 10.0.1.2 "$port" "$size" \
+		"$chunk" "$sndbuf" "$gap" || rc=1
+	wait $vpid || rc=1
+	s1=$(xfer_stats "$ns_a" "$ns_b")
+	cat "$d/verify.out"
+	push=$(xfer_delta "$s0" "$s1" "$ns_a" PushWindows)
+	trim=$(xfer_delta "$s0" "$s1" "$ns_b" InTrimmed)
+	echo "PushWindows $push (at most $push_max), InTrimmed $trim (at most $trim_max)," \
+	     "OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)" | tee "$XFER_TMP/paced.last"
+	[ "$push" -le "$push_max" ] && [ "$trim" -le "$trim_max" ] && return $rc
+	return 1
+}
+
+ip netns exec "$ns_a" sysctl -qw net.ndp.orphan_retries="$(ip netns exec "$ns_b" sysctl -n net.ndp.orphan_retries)"
+for ns in "$ns_a" "$ns_b"; do
+	ip -n "$ns" link set eth0 mtu 1500
+done
+# The sender's own port is the bottleneck; the receiver pulls at its rate.
+bottleneck()
+{
+	local rc
+
+	ip netns exec "$ns_a" tc qdisc add dev eth0 root ndp limit 32 rate 1mbit ||
+		return 1
+	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=1
+	paced 2 4 0 20 $((512 * 1024)) $((16 * 1024))
+	rc=$?
+	ip netns exec "$ns_a" tc qdisc del dev eth0 root
+	return $rc
+}
+ndp_lib_check "writes faster than the bottleneck: no window on queued packets" \
+	bottleneck
+ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
+# A 100 ms round trip, a 32 KB send buffer, a receiver pulling 10 Mbit/s.
+ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=10
+for ns in "$ns_a" "$ns_b"; do
+	ip netns exec "$ns" tc qdisc add dev eth0 root netem delay 50ms limit 10000
+done
+ndp_lib_check "writer waiting for send buffer: pulled, not pushed per round trip" \
+	paced 2 0 $((32 * 1024)) 0 $((1024 * 1024)) $((64 * 1024))
+ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done
