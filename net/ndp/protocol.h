@@ -40,7 +40,7 @@
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
  *                        (output.c), innermost; taken without the
  *                        socket lock when packets are handed to IP.
- *   ndp_net.dasr_lock    (_bh) DASR table inserts and removals, flow
+ *   ndp_dasr_net.lock    (_bh) DASR table inserts and removals, flow
  *                        counts (dasr.c), innermost; lookups under RCU.
  *   ndp_net.peer_lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
  *   ndp_admit_keys.lock, ndp_admit_cache.lock  (_bh) challenge and token
@@ -201,15 +201,8 @@ struct ndp_admit_keys {
  *	as an active sender, and the n it advertised is forgotten, this
  *	long after its last packet (0: DASR off, nsenders sent as 0 and
  *	ignored).
- * @dasr_max_peers: entries of @dasr_ht, at most.
- * @dasr_lock: serialises inserts and removals of @dasr_ht, @dasr_list,
- *	@dasr_count, @dasr_active and the entries' flow counts.
- * @dasr_ht: struct ndp_dasr_peer by peer address (RCU lookups).
- * @dasr_list: the same entries, in the reaper's visiting order.
- * @dasr_count: entries in @dasr_ht.
- * @dasr_active: active unique senders, the n we advertise (written under
- *	@dasr_lock, read with READ_ONCE()).
- * @dasr_timer: reaps idle entries (dasr.c).
+ * @dasr_max_peers: entries of the DASR table, at most.
+ * @dasr: the DASR table, its lock and reaper (private to dasr.c).
  * @peer_lock: protects @peers.
  * @peers: per-peer RTT cache, NDP_PEER_SLOTS entries (rtt.c).
  * @peer_salt: hash salt of @peers.
@@ -271,12 +264,7 @@ struct ndp_net {
 	u32			detour_mark;
 	u32			dasr_idle_ms;
 	u32			dasr_max_peers;
-	spinlock_t		dasr_lock;	/* DASR table writers */
-	struct rhashtable	dasr_ht;
-	struct list_head	dasr_list;
-	u32			dasr_count;
-	u32			dasr_active;
-	struct timer_list	dasr_timer;
+	struct ndp_dasr_net	*dasr;
 	struct mutex		encap_lock;	/* udp_port and its sockets */
 	bool			encap_dead;
 	u32			udp_port;
