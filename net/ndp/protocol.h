@@ -35,7 +35,8 @@
  *                        listener's spinlock, taken nested).
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
  *   ndp_net.pullqs       (xa_lock, _bh) the pull queue table (pull.c).
- *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
+ *   table locks          ndp_net.{bind,conn}_lock, ndp_tw_net.lock,
+ *                        innermost.
  *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
  *                        (output.c), innermost; taken without the
@@ -106,6 +107,9 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
 	return prio == U32_MAX ? U32_MAX : prio - i * mss;
 }
 
+struct ndp_dasr_net;
+struct ndp_tw_net;
+
 /**
  * struct ndp_admit_keys - keys of the admission challenges (admit.c)
  * @lock: serialises rotation and reads of @key and @slot.
@@ -170,14 +174,8 @@ struct ndp_admit_keys {
  * @conn_any_ht: the same connections by ports and nonce only, for
  *	packets a path steered to or from another address (multipath).
  * @conn_list: every connection, for dumps.
- * @twr_lock: serialises writers of @twr_ht, @twr_list, @twr_count and
- *	the records' rcv_nxt.
- * @twr_ht: time-wait records by 4-tuple and nonce (RCU lookups).
- * @twr_list: time-wait records, oldest first.
- * @twr_count: number of time-wait records.
- * @twr_next_id: id of the next record (ids grow along @twr_list; dumps
- *	resume by id).
- * @twr_timer: reaps expired time-wait records.
+ * @tw: the time-wait records, their lock and reaper (private to
+ *	timewait.c).
  * @pullqs: pull queues of this namespace by receiving device ifindex
  *	(pull.c); its lock (_bh) serialises inserts, removals and @dying.
  * @dying: set by the netns exit hook; nothing may be (re)armed.
@@ -243,12 +241,7 @@ struct ndp_net {
 	struct rhashtable	conn_ht;
 	struct rhashtable	conn_any_ht;
 	struct list_head	conn_list;
-	spinlock_t		twr_lock;	/* writers of twr_* */
-	struct rhashtable	twr_ht;
-	struct list_head	twr_list;
-	u32			twr_count;
-	unsigned long		twr_next_id;
-	struct timer_list	twr_timer;
+	struct ndp_tw_net	*tw;
 	struct xarray		pullqs;		/* pull queues by ifindex */
 	bool			dying;
 	u32			sb_min_samples;
@@ -1156,7 +1149,7 @@ void ndp_tw_add(struct sock *sk);
  *	dumps report as TCP reports its time-wait sockets.
  * @cookie: the socket cookie the connection had (0 if none was made).
  * @expires: jiffies at which the record ends.
- * @id: the record's id (&ndp_net.twr_next_id), for resuming a dump.
+ * @id: the record's id (&ndp_tw_net.next_id), for resuming a dump.
  */
 struct ndp_tw_diag {
 	struct ndp_flow	fl;
