@@ -544,7 +544,6 @@ static int __net_init ndp_net_init(struct net *net)
 	int err;
 
 	nn->net = net;
-	atomic_set(&nn->embryonic, 0);
 	atomic_set(&nn->orphans, 0);
 	err = ndp_admit_net_init(nn);
 	if (err)

@@ -43,9 +43,10 @@
  *                        socket lock when packets are handed to IP.
  *   ndp_dasr_net.lock    (_bh) DASR table inserts and removals, flow
  *                        counts (dasr.c), innermost; lookups under RCU.
- *   ndp_net.peer_lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
+ *   ndp_peer_net.lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
  *   ndp_admit_keys.lock, ndp_admit_cache.lock  (_bh) challenge and token
- *                        keys, the token cache (admit.c), innermost.
+ *                        keys, the token cache (admit.c, in
+ *                        ndp_admit_net), innermost.
  *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
  *   atomics, so the data path never takes ndp_net.paths_lock.
  */
@@ -107,22 +108,11 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
 	return prio == U32_MAX ? U32_MAX : prio - i * mss;
 }
 
+struct ndp_admit_net;
 struct ndp_dasr_net;
+struct ndp_peer_net;
 struct ndp_tw_net;
 
-/**
- * struct ndp_admit_keys - keys of the admission challenges (admit.c)
- * @lock: serialises rotation and reads of @key and @slot.
- * @key: one key per parity of the time slot it serves.
- * @slot: the time slot each key serves (U32_MAX: none yet).
- */
-struct ndp_admit_cache;
-
-struct ndp_admit_keys {
-	spinlock_t		lock;	/* key, slot */
-	siphash_key_t		key[2];
-	u32			slot[2];
-};
 
 /**
  * struct ndp_net - per-network-namespace state of ndp.ko
@@ -160,11 +150,8 @@ struct ndp_admit_keys {
  * @orphans: closed connections still delivering data (orphans).
  * @mib: per-cpu event counters.
  * @net: back pointer.
- * @embryonic: connections created by unproven first windows, not yet
- *	accepted.
- * @admit: challenge keys (admit.c).
- * @admit_tok: token keys (admit.c).
- * @admit_cache: tokens this namespace got as an opener (admit.c).
+ * @admit: challenge and token keys, the token cache and the count of
+ *	embryonic connections (private to admit.c).
  * @token_lifetime_s: a token is valid this long, up to twice that.
  * @bind_lock: serialises writers of @bind_hash (readers: RCU).
  * @bind_hash: bound sockets (listeners and explicitly or auto-bound
@@ -201,9 +188,7 @@ struct ndp_admit_keys {
  *	ignored).
  * @dasr_max_peers: entries of the DASR table, at most.
  * @dasr: the DASR table, its lock and reaper (private to dasr.c).
- * @peer_lock: protects @peers.
- * @peers: per-peer RTT cache, NDP_PEER_SLOTS entries (rtt.c).
- * @peer_salt: hash salt of @peers.
+ * @peer: the per-peer RTT cache and its lock (private to rtt.c).
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
@@ -230,10 +215,7 @@ struct ndp_net {
 	struct ndp_mib __percpu	*mib;
 
 	struct net		*net;
-	atomic_t		embryonic;
-	struct ndp_admit_keys	admit;
-	struct ndp_admit_keys	admit_tok;
-	struct ndp_admit_cache	*admit_cache;
+	struct ndp_admit_net	*admit;
 	u32			token_lifetime_s;
 	spinlock_t		bind_lock;	/* writers of bind_hash */
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
@@ -266,9 +248,7 @@ struct ndp_net {
 	struct socket		*encap_sock6;
 	struct sock		*ctl_sk4;	/* replies of no socket */
 	struct sock		*ctl_sk6;	/* (output.c) */
-	spinlock_t		peer_lock;	/* @peers */
-	struct ndp_peer_rtt	*peers;
-	u32			peer_salt;
+	struct ndp_peer_net	*peer;
 };
 
 extern unsigned int ndp_net_id;
