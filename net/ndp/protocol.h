@@ -37,7 +37,7 @@
  *   ndp_net.pullqs       (xa_lock, _bh) the pull queue table (pull.c).
  *   table locks          ndp_net.{bind,conn}_lock, ndp_tw_net.lock,
  *                        innermost.
- *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
+ *   ndp_path_net.sb_lock scoreboard exclusion decisions, innermost.
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
  *                        (output.c), innermost; taken without the
  *                        socket lock when packets are handed to IP.
@@ -47,8 +47,8 @@
  *   ndp_admit_keys.lock, ndp_admit_cache.lock  (_bh) challenge and token
  *                        keys, the token cache (admit.c, in
  *                        ndp_admit_net), innermost.
- *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
- *   atomics, so the data path never takes ndp_net.paths_lock.
+ *   Paths (ndp_path_net.paths) are read under RCU; their scoreboards
+ *   are atomics, so the data path never takes ndp_path_net.lock.
  */
 #ifndef _NDP_PROTOCOL_H
 #define _NDP_PROTOCOL_H
@@ -110,6 +110,7 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
 
 struct ndp_admit_net;
 struct ndp_dasr_net;
+struct ndp_path_net;
 struct ndp_peer_net;
 struct ndp_tw_net;
 
@@ -175,11 +176,9 @@ struct ndp_tw_net;
  * @sb_exclude_ms: how long an outlier path stays excluded.
  * @spray_paths: IPv6 flow-label paths a connection uses towards a peer
  *	no configured path applies to (path.c); 1: none, the plain route.
- * @paths_lock: serialises changes of @paths (process context).
- * @paths: configured paths (struct ndp_path), RCU list, sorted by id.
- * @path_count: entries on @paths.
- * @sb_lock: serialises exclusion decisions (path.c), so that two CPUs
- *	cannot exclude the last two usable paths of a destination.
+ * @path: the configured paths, their lock and the scoreboard's
+ *	exclusion lock (private to path.c; netlink.c goes through
+ *	ndp_paths_lock(), ndp_path_find() and the like).
  * @detour_mark: packets at the head of each unscheduled window marked
  *	NDP_F_UNSCHED, eligible for switch detours (net.ndp.detour_mark).
  * @dasr_idle_ms: DASR idle timeout: a peer without flows stops counting
@@ -232,10 +231,7 @@ struct ndp_net {
 	u32			sb_decay_ms;
 	u32			sb_exclude_ms;
 	u32			spray_paths;
-	struct mutex		paths_lock;	/* writers of paths */
-	struct list_head	paths;
-	u32			path_count;
-	spinlock_t		sb_lock;	/* exclusion decisions */
+	struct ndp_path_net	*path;
 	u32			detour_mark;
 	u32			dasr_idle_ms;
 	u32			dasr_max_peers;
@@ -777,7 +773,7 @@ void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
 
 /**
  * struct ndp_path - one path of the namespace (NDP_CMD_PATH_ADD)
- * @node: in &ndp_net.paths (RCU).
+ * @node: in &ndp_path_net.paths (RCU), or in &ndp_spray.head.
  * @rcu: deferred free.
  * @id: path id, carried in &ndphdr.path.
  * @family: AF_INET or AF_INET6 (of all addresses below).
@@ -826,7 +822,7 @@ struct ndp_path {
 
 /**
  * struct ndp_spray - the flow-label paths of one connection (path.c)
- * @head: @path linked in id order, walked like &ndp_net.paths.
+ * @head: @path linked in id order, walked like &ndp_path_net.paths.
  * @n: entries in @path.
  * @path: ids 1..@n, each with its own label and scoreboard.
  */
@@ -851,8 +847,6 @@ bool ndp_ctrl_param_find(const char *name, struct ndp_param *p);
 /* netlink.c */
 int ndp_nl_init(void);
 void ndp_nl_exit(void);
-void ndp_nl_net_init(struct ndp_net *nn);
-void ndp_nl_net_exit(struct ndp_net *nn);
 void ndp_nl_path_event(struct net *net, const struct ndp_path *p, u8 cmd);
 extern const char * const ndp_mib_names[NDP_MIB_MAX];
 
@@ -1035,7 +1029,14 @@ enum ndp_path_fb {
 	NDP_PATH_FB_CE,
 };
 
-void ndp_path_net_init(struct ndp_net *nn);
+int ndp_path_net_init(struct ndp_net *nn);
+void ndp_path_net_exit(struct ndp_net *nn);
+void ndp_paths_lock(struct ndp_net *nn);
+void ndp_paths_unlock(struct ndp_net *nn);
+struct ndp_path *ndp_path_find(struct ndp_net *nn, u32 id);
+void ndp_path_insert(struct ndp_net *nn, struct ndp_path *p);
+void ndp_path_remove(struct ndp_net *nn, struct ndp_path *p);
+struct ndp_path *ndp_path_next_rcu(struct ndp_net *nn, struct ndp_path *p);
 u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn);
 void ndp_path_sent(struct sock *sk, u8 id, bool rtx);
 bool ndp_path_steer(struct sock *sk, u8 id, const struct ndp_flow *fl,
