@@ -405,7 +405,7 @@ struct ndp_dst_slot {
  * @unproven: listener: children on @accept_q created by unproven first
  *	windows (admit.c), under the socket lock.
  * @admit_unproven: child: counted in its listener's @unproven and in
- *	&ndp_net.embryonic while on the accept queue.
+ *	&ndp_admit_net.embryonic while on the accept queue.
  * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
  *	packet sent from now on echoes it (NDP_F_ECHO).
  * @echo_cookie: that cookie.
