@@ -114,7 +114,6 @@ struct ndp_path_net;
 struct ndp_peer_net;
 struct ndp_tw_net;
 
-
 /**
  * struct ndp_net - per-network-namespace state of ndp.ko
  * @ctl_table_hdr: registered net.ndp sysctl table.
