@@ -75,7 +75,9 @@ struct ndp_peer_rtt {
  *	(&ndp_net.peer)
  * @lock: protects @slots (_bh).
  * @salt: hash salt of @slots.
- * @slots: the cache, direct-mapped by salted peer address.
+ * @slots: the cache, NDP_PEER_SLOTS entries direct-mapped by salted peer
+ *	address (a separate 8 KiB allocation, so that this struct does not
+ *	push it to the next allocation size).
  *
  * Private to this file: allocated by ndp_peer_net_init(), freed by
  * ndp_peer_net_exit().
@@ -83,7 +85,7 @@ struct ndp_peer_rtt {
 struct ndp_peer_net {
 	spinlock_t		lock;	/* @slots */
 	u32			salt;
-	struct ndp_peer_rtt	slots[NDP_PEER_SLOTS];
+	struct ndp_peer_rtt	*slots;
 };
 
 int ndp_peer_net_init(struct ndp_net *nn)
@@ -93,10 +95,17 @@ int ndp_peer_net_init(struct ndp_net *nn)
 	pn = kzalloc(sizeof(*pn), GFP_KERNEL);
 	if (!pn)
 		return -ENOMEM;
+	pn->slots = kcalloc(NDP_PEER_SLOTS, sizeof(*pn->slots), GFP_KERNEL);
+	if (!pn->slots)
+		goto err_free;
 	spin_lock_init(&pn->lock);
 	pn->salt = get_random_u32();
 	nn->peer = pn;
 	return 0;
+
+err_free:
+	kfree(pn);
+	return -ENOMEM;
 }
 
 void ndp_peer_net_exit(struct ndp_net *nn)
@@ -104,6 +113,7 @@ void ndp_peer_net_exit(struct ndp_net *nn)
 	struct ndp_peer_net *pn = nn->peer;
 
 	nn->peer = NULL;
+	kfree(pn->slots);
 	kfree(pn);
 }
 
