@@ -117,6 +117,36 @@ struct ndp_admit_cache {
 	u32			seed;
 };
 
+/**
+ * struct ndp_admit_keys - keys of the admission challenges or tokens
+ * @lock: serialises rotation and reads of @key and @slot.
+ * @key: one key per parity of the time slot it serves.
+ * @slot: the time slot each key serves (U32_MAX: none yet).
+ */
+struct ndp_admit_keys {
+	spinlock_t		lock;	/* key, slot */
+	siphash_key_t		key[2];
+	u32			slot[2];
+};
+
+/**
+ * struct ndp_admit_net - admission state of one namespace (&ndp_net.admit)
+ * @chal: challenge keys.
+ * @tok: token keys.
+ * @cache: tokens this namespace got as an opener.
+ * @embryonic: connections created by unproven first windows, not yet
+ *	accepted (bounded by net.ndp.max_embryonic).
+ *
+ * Private to this file: allocated by ndp_admit_net_init(), freed by
+ * ndp_admit_net_exit().
+ */
+struct ndp_admit_net {
+	struct ndp_admit_keys	chal;
+	struct ndp_admit_keys	tok;
+	struct ndp_admit_cache	cache;
+	atomic_t		embryonic;
+};
+
 /* What the cookie covers; zeroed first, so padding is constant. */
 struct ndp_admit_msg {
 	struct in6_addr	laddr;
@@ -137,33 +167,36 @@ static void ndp_admit_keys_init(struct ndp_admit_keys *k)
 
 int ndp_admit_net_init(struct ndp_net *nn)
 {
+	struct ndp_admit_net *an;
 	struct ndp_admit_cache *c;
 	unsigned int i;
 
-	ndp_admit_keys_init(&nn->admit);
-	ndp_admit_keys_init(&nn->admit_tok);
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	an = kzalloc(sizeof(*an), GFP_KERNEL);
+	if (!an)
 		return -ENOMEM;
+	ndp_admit_keys_init(&an->chal);
+	ndp_admit_keys_init(&an->tok);
+	c = &an->cache;
 	spin_lock_init(&c->lock);
 	for (i = 0; i < ARRAY_SIZE(c->ht); i++)
 		INIT_HLIST_HEAD(&c->ht[i]);
 	INIT_LIST_HEAD(&c->lru);
 	c->seed = get_random_u32();
-	nn->admit_cache = c;
+	atomic_set(&an->embryonic, 0);
+	nn->admit = an;
 	return 0;
 }
 
 /* The namespace is going: no packet can reach the cache any more. */
 void ndp_admit_net_exit(struct ndp_net *nn)
 {
-	struct ndp_admit_cache *c = nn->admit_cache;
+	struct ndp_admit_net *an = nn->admit;
 	struct ndp_admit_token *t, *tmp;
 
-	list_for_each_entry_safe(t, tmp, &c->lru, lru)
+	list_for_each_entry_safe(t, tmp, &an->cache.lru, lru)
 		kfree(t);
-	kfree(c);
-	nn->admit_cache = NULL;
+	nn->admit = NULL;
+	kfree(an);
 }
 
 static u32 ndp_admit_slot(void)
@@ -220,7 +253,7 @@ static u32 ndp_admit_mac(const siphash_key_t *key, const struct ndp_flow *fl,
  */
 bool ndp_admit_echo_ok(struct net *net, const struct ndp_flow *fl, u32 cookie)
 {
-	struct ndp_admit_keys *k = &ndp_pernet(net)->admit;
+	struct ndp_admit_keys *k = &ndp_pernet(net)->admit->chal;
 	u32 slot = ndp_admit_slot();
 	siphash_key_t key;
 
@@ -268,7 +301,7 @@ enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, u16 proof)
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_ADMITLISTENERFULL);
 		return NDP_ADMIT_CHALLENGE;
 	}
-	if (atomic_read(&nn->embryonic) >= READ_ONCE(nn->max_embryonic)) {
+	if (atomic_read(&nn->admit->embryonic) >= READ_ONCE(nn->max_embryonic)) {
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_ADMITNETNSFULL);
 		return NDP_ADMIT_CHALLENGE;
 	}
@@ -296,7 +329,7 @@ void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, u16 proof)
 	}
 	child->admit_unproven = true;
 	lnsk->unproven++;
-	atomic_inc(&ndp_pernet(sock_net(lsk))->embryonic);
+	atomic_inc(&ndp_pernet(sock_net(lsk))->admit->embryonic);
 }
 
 /* @child leaves @lsk's accept queue (accepted, expired, listener closed). */
@@ -309,7 +342,7 @@ void ndp_admit_dequeued(struct sock *lsk, struct ndp_sock *child)
 		return;
 	child->admit_unproven = false;
 	lnsk->unproven--;
-	atomic_dec(&ndp_pernet(sock_net(lsk))->embryonic);
+	atomic_dec(&ndp_pernet(sock_net(lsk))->admit->embryonic);
 }
 
 /*
@@ -320,7 +353,7 @@ void ndp_admit_dequeued(struct sock *lsk, struct ndp_sock *child)
 void ndp_admit_challenge(struct net *net, const struct sk_buff *skb,
 			 const struct ndp_flow *fl)
 {
-	struct ndp_admit_keys *k = &ndp_pernet(net)->admit;
+	struct ndp_admit_keys *k = &ndp_pernet(net)->admit->chal;
 	u32 slot = ndp_admit_slot();
 	siphash_key_t key;
 
@@ -364,7 +397,7 @@ static u32 ndp_admit_tmac(const siphash_key_t *key, const struct in6_addr *saddr
  */
 bool ndp_admit_token_ok(struct net *net, const struct ndp_flow *fl, u32 token)
 {
-	struct ndp_admit_keys *k = &ndp_pernet(net)->admit_tok;
+	struct ndp_admit_keys *k = &ndp_pernet(net)->admit->tok;
 	u32 slot = ndp_admit_tslot(net);
 	siphash_key_t key;
 
@@ -394,7 +427,7 @@ void ndp_admit_send_token(struct sock *sk, struct sk_buff_head *xmitq)
 	skb = ndp_ctrl_skb(sk, NDP_PKT_TOKEN, 0, 0);
 	if (!skb)
 		return;
-	ndp_admit_key(&ndp_pernet(net)->admit_tok, slot, true, &key);
+	ndp_admit_key(&ndp_pernet(net)->admit->tok, slot, true, &key);
 	ndp_hdr(skb)->pull = htonl(ndp_admit_tmac(&key, &nsk->flow.laddr,
 						  &nsk->flow.raddr,
 						  nsk->flow.family, slot));
@@ -427,7 +460,7 @@ ndp_admit_find(struct ndp_admit_cache *c, const struct in6_addr *addr,
 void ndp_admit_token_store(struct net *net, const struct ndp_flow *fl,
 			   u32 token)
 {
-	struct ndp_admit_cache *c = ndp_pernet(net)->admit_cache;
+	struct ndp_admit_cache *c = &ndp_pernet(net)->admit->cache;
 	struct ndp_admit_token *t, *n;
 
 	n = kmalloc(sizeof(*n), GFP_ATOMIC | __GFP_NOWARN);
@@ -464,7 +497,7 @@ out:
 static bool ndp_admit_token_find(struct net *net, const struct ndp_flow *fl,
 				 u32 *token)
 {
-	struct ndp_admit_cache *c = ndp_pernet(net)->admit_cache;
+	struct ndp_admit_cache *c = &ndp_pernet(net)->admit->cache;
 	struct ndp_admit_token *t;
 
 	spin_lock_bh(&c->lock);

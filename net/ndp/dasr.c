@@ -32,7 +32,7 @@
  * Locking.  Lookups run under RCU; per-packet updates of the times and of
  * the remembered n are lock-free (WRITE_ONCE(), read with READ_ONCE()).
  * Insertion, removal, the flow counts and the counted state change under
- * ndp_net.dasr_lock (_bh), once per window rather than per packet.  An
+ * ndp_dasr_net.lock (_bh), once per window rather than per packet.  An
  * entry with flows is never freed (the connections point at it); others
  * are reaped by a timer that visits at most NDP_DASR_GC_BATCH entries per
  * run, and freed after a grace period.
@@ -51,15 +51,40 @@
 #define NDP_DASR_GC_MIN		(HZ / 10)	/* shortest timer period */
 
 /**
+ * struct ndp_dasr_net - the DASR table of one namespace (&ndp_net.dasr)
+ * @nn: owning namespace state (knobs, @nn->dying).
+ * @lock: serialises inserts and removals of @ht, @list, @count, @active
+ *	and the entries' flow counts (_bh).
+ * @ht: struct ndp_dasr_peer by peer address (RCU lookups).
+ * @list: the same entries, in the reaper's visiting order.
+ * @count: entries in @ht.
+ * @active: active unique senders, the n we advertise (written under
+ *	@lock, read with READ_ONCE()).
+ * @timer: reaps idle entries.
+ *
+ * Private to this file: allocated by ndp_dasr_net_init(), freed by
+ * ndp_dasr_net_exit().
+ */
+struct ndp_dasr_net {
+	struct ndp_net		*nn;
+	spinlock_t		lock;		/* table writers */
+	struct rhashtable	ht;
+	struct list_head	list;
+	u32			count;
+	u32			active;
+	struct timer_list	timer;
+};
+
+/**
  * struct ndp_dasr_peer - what a namespace knows about one peer address
- * @node: in &ndp_net.dasr_ht.
+ * @node: in &ndp_dasr_net.ht.
  * @addr: the peer address (key; IPv4 v4-mapped).
- * @gc_node: in &ndp_net.dasr_list, visited round robin by the reaper.
+ * @gc_node: in &ndp_dasr_net.list, visited round robin by the reaper.
  * @rcu: deferred free.
  * @rx_last: receiver: jiffies of the last DATA from the peer.
  * @rx_flows: receiver: our connections with a window from it in flight
- *	(under &ndp_net.dasr_lock).
- * @rx_counted: receiver: counted in &ndp_net.dasr_active (written under
+ *	(under &ndp_dasr_net.lock).
+ * @rx_counted: receiver: counted in &ndp_dasr_net.active (written under
  *	the lock, read without).
  * @tx_nsenders: sender: the n the peer advertised last.
  * @tx_heard: sender: jiffies @tx_nsenders was last heard.
@@ -91,7 +116,7 @@ static unsigned long ndp_dasr_idle(const struct ndp_net *nn)
 static struct ndp_dasr_peer *ndp_dasr_lookup(struct ndp_net *nn,
 					     const struct in6_addr *addr)
 {
-	return rhashtable_lookup(&nn->dasr_ht, addr, ndp_dasr_params);
+	return rhashtable_lookup(&nn->dasr->ht, addr, ndp_dasr_params);
 }
 
 /* Per-packet time stamp: written only when it changes (shared line). */
@@ -107,22 +132,22 @@ static void ndp_dasr_gc_arm(struct ndp_net *nn)
 {
 	unsigned long t = max(ndp_dasr_idle(nn) / 2, NDP_DASR_GC_MIN);
 
-	lockdep_assert_held(&nn->dasr_lock);
-	if (!nn->dying && !timer_pending(&nn->dasr_timer))
-		mod_timer(&nn->dasr_timer, jiffies + t);
+	lockdep_assert_held(&nn->dasr->lock);
+	if (!nn->dying && !timer_pending(&nn->dasr->timer))
+		mod_timer(&nn->dasr->timer, jiffies + t);
 }
 
-/* The entry of @addr, created if there is room.  Under dasr_lock. */
+/* The entry of @addr, created if there is room.  Under the table lock. */
 static struct ndp_dasr_peer *ndp_dasr_get(struct ndp_net *nn,
 					  const struct in6_addr *addr)
 {
 	struct ndp_dasr_peer *p;
 
-	lockdep_assert_held(&nn->dasr_lock);
+	lockdep_assert_held(&nn->dasr->lock);
 	p = ndp_dasr_lookup(nn, addr);
 	if (p)
 		return p;
-	if (nn->dying || nn->dasr_count >= READ_ONCE(nn->dasr_max_peers))
+	if (nn->dying || nn->dasr->count >= READ_ONCE(nn->dasr_max_peers))
 		goto full;
 	p = kzalloc(sizeof(*p), GFP_ATOMIC | __GFP_NOWARN);
 	if (!p)
@@ -130,12 +155,12 @@ static struct ndp_dasr_peer *ndp_dasr_get(struct ndp_net *nn,
 	p->addr = *addr;
 	p->rx_last = jiffies;
 	p->tx_heard = jiffies;
-	if (rhashtable_insert_fast(&nn->dasr_ht, &p->node, ndp_dasr_params)) {
+	if (rhashtable_insert_fast(&nn->dasr->ht, &p->node, ndp_dasr_params)) {
 		kfree(p);
 		goto full;
 	}
-	list_add_tail(&p->gc_node, &nn->dasr_list);
-	nn->dasr_count++;
+	list_add_tail(&p->gc_node, &nn->dasr->list);
+	nn->dasr->count++;
 	ndp_dasr_gc_arm(nn);
 	return p;
 full:
@@ -145,20 +170,20 @@ full:
 
 static void ndp_dasr_count(struct ndp_net *nn, struct ndp_dasr_peer *p)
 {
-	lockdep_assert_held(&nn->dasr_lock);
+	lockdep_assert_held(&nn->dasr->lock);
 	if (p->rx_counted)
 		return;
 	WRITE_ONCE(p->rx_counted, true);
-	WRITE_ONCE(nn->dasr_active, nn->dasr_active + 1);
+	WRITE_ONCE(nn->dasr->active, nn->dasr->active + 1);
 }
 
 static void ndp_dasr_uncount(struct ndp_net *nn, struct ndp_dasr_peer *p)
 {
-	lockdep_assert_held(&nn->dasr_lock);
+	lockdep_assert_held(&nn->dasr->lock);
 	if (!p->rx_counted)
 		return;
 	WRITE_ONCE(p->rx_counted, false);
-	WRITE_ONCE(nn->dasr_active, nn->dasr_active - 1);
+	WRITE_ONCE(nn->dasr->active, nn->dasr->active - 1);
 }
 
 /* A flow of @sk starts on its peer's entry.  Socket lock held. */
@@ -168,14 +193,14 @@ static void ndp_dasr_flow_start(struct sock *sk, struct ndp_net *nn)
 	struct ndp_dasr_peer *p;
 
 	ndp_sock_assert_locked(sk);
-	spin_lock_bh(&nn->dasr_lock);
+	spin_lock_bh(&nn->dasr->lock);
 	p = ndp_dasr_get(nn, &nsk->flow.raddr);
 	if (p) {
 		p->rx_flows++;
 		WRITE_ONCE(p->rx_last, jiffies);
 		ndp_dasr_count(nn, p);
 	}
-	spin_unlock_bh(&nn->dasr_lock);
+	spin_unlock_bh(&nn->dasr->lock);
 	nsk->dasr_rx = p;
 	/* No room: not retried before this window ends (ndp_dasr_rcv_done). */
 	nsk->dasr_full = !p;
@@ -195,11 +220,11 @@ static void ndp_dasr_flow_end(struct sock *sk)
 	nsk->dasr_last_valid = false;
 	if (!p)
 		return;
-	spin_lock_bh(&nn->dasr_lock);
+	spin_lock_bh(&nn->dasr->lock);
 	if (!WARN_ON_ONCE(!p->rx_flows))
 		p->rx_flows--;
 	WRITE_ONCE(p->rx_last, jiffies);
-	spin_unlock_bh(&nn->dasr_lock);
+	spin_unlock_bh(&nn->dasr->lock);
 }
 
 /*
@@ -225,9 +250,9 @@ void ndp_dasr_rcv(struct sock *sk, u32 psn, u16 flags)
 	}
 	ndp_dasr_stamp(&p->rx_last);
 	if (!READ_ONCE(p->rx_counted)) {
-		spin_lock_bh(&nn->dasr_lock);
+		spin_lock_bh(&nn->dasr->lock);
 		ndp_dasr_count(nn, p);
-		spin_unlock_bh(&nn->dasr_lock);
+		spin_unlock_bh(&nn->dasr->lock);
 	}
 }
 
@@ -261,7 +286,7 @@ u16 ndp_dasr_nsenders(struct net *net)
 
 	if (!READ_ONCE(nn->dasr_idle_ms))
 		return 0;
-	return min_t(u32, READ_ONCE(nn->dasr_active), U16_MAX);
+	return min_t(u32, READ_ONCE(nn->dasr->active), U16_MAX);
 }
 
 /* Receiver: n for the @nsenders field of a control packet. */
@@ -298,13 +323,13 @@ void ndp_dasr_heard(struct sock *sk, u16 n)
 	rcu_read_unlock();
 	if (p || n <= 1)
 		return;
-	spin_lock_bh(&nn->dasr_lock);
+	spin_lock_bh(&nn->dasr->lock);
 	p = ndp_dasr_get(nn, addr);
 	if (p) {
 		WRITE_ONCE(p->tx_nsenders, n);
 		WRITE_ONCE(p->tx_heard, jiffies);
 	}
-	spin_unlock_bh(&nn->dasr_lock);
+	spin_unlock_bh(&nn->dasr->lock);
 }
 
 /*
@@ -340,11 +365,11 @@ u32 ndp_dasr_window(struct sock *sk, u32 iw)
 
 static void ndp_dasr_free(struct ndp_net *nn, struct ndp_dasr_peer *p)
 {
-	lockdep_assert_held(&nn->dasr_lock);
+	lockdep_assert_held(&nn->dasr->lock);
 	ndp_dasr_uncount(nn, p);
-	rhashtable_remove_fast(&nn->dasr_ht, &p->node, ndp_dasr_params);
+	rhashtable_remove_fast(&nn->dasr->ht, &p->node, ndp_dasr_params);
 	list_del(&p->gc_node);
-	nn->dasr_count--;
+	nn->dasr->count--;
 	kfree_rcu(p, rcu);
 }
 
@@ -355,14 +380,15 @@ static void ndp_dasr_free(struct ndp_net *nn, struct ndp_dasr_peer *p)
  */
 static void ndp_dasr_gc(struct timer_list *t)
 {
-	struct ndp_net *nn = timer_container_of(nn, t, dasr_timer);
+	struct ndp_dasr_net *dn = timer_container_of(dn, t, timer);
+	struct ndp_net *nn = dn->nn;
 	unsigned long idle = ndp_dasr_idle(nn), now = jiffies;
 	struct ndp_dasr_peer *p, *tmp;
 	u32 n;
 
-	spin_lock_bh(&nn->dasr_lock);
-	n = min_t(u32, nn->dasr_count, NDP_DASR_GC_BATCH);
-	list_for_each_entry_safe(p, tmp, &nn->dasr_list, gc_node) {
+	spin_lock_bh(&dn->lock);
+	n = min_t(u32, dn->count, NDP_DASR_GC_BATCH);
+	list_for_each_entry_safe(p, tmp, &dn->list, gc_node) {
 		if (!n--)
 			break;
 		if (!p->rx_flows &&
@@ -373,40 +399,57 @@ static void ndp_dasr_gc(struct timer_list *t)
 			ndp_dasr_free(nn, p);
 			continue;
 		}
-		list_move_tail(&p->gc_node, &nn->dasr_list);
+		list_move_tail(&p->gc_node, &dn->list);
 	}
-	if (nn->dasr_count)
+	if (dn->count)
 		ndp_dasr_gc_arm(nn);
-	spin_unlock_bh(&nn->dasr_lock);
+	spin_unlock_bh(&dn->lock);
 }
 
 int ndp_dasr_net_init(struct ndp_net *nn)
 {
-	spin_lock_init(&nn->dasr_lock);
-	INIT_LIST_HEAD(&nn->dasr_list);
-	nn->dasr_count = 0;
-	nn->dasr_active = 0;
-	timer_setup(&nn->dasr_timer, ndp_dasr_gc, 0);
-	return rhashtable_init(&nn->dasr_ht, &ndp_dasr_params);
+	struct ndp_dasr_net *dn;
+	int err;
+
+	dn = kzalloc(sizeof(*dn), GFP_KERNEL);
+	if (!dn)
+		return -ENOMEM;
+	dn->nn = nn;
+	spin_lock_init(&dn->lock);
+	INIT_LIST_HEAD(&dn->list);
+	timer_setup(&dn->timer, ndp_dasr_gc, 0);
+	err = rhashtable_init(&dn->ht, &ndp_dasr_params);
+	if (err)
+		goto err_free;
+	nn->dasr = dn;
+	return 0;
+
+err_free:
+	kfree(dn);
+	return err;
 }
 
 /*
  * Namespace exit or module unload: every socket is gone, so no entry has
- * flows and nothing looks the table up any more.
+ * flows and nothing looks the table up any more.  The table is freed
+ * once its timer is shut down.
  */
 void ndp_dasr_net_exit(struct ndp_net *nn)
 {
+	struct ndp_dasr_net *dn = nn->dasr;
 	struct ndp_dasr_peer *p, *tmp;
 
-	spin_lock_bh(&nn->dasr_lock);
+	spin_lock_bh(&dn->lock);
 	nn->dying = true;
-	spin_unlock_bh(&nn->dasr_lock);
-	timer_shutdown_sync(&nn->dasr_timer);
-	spin_lock_bh(&nn->dasr_lock);
-	list_for_each_entry_safe(p, tmp, &nn->dasr_list, gc_node) {
+	spin_unlock_bh(&dn->lock);
+	timer_shutdown_sync(&dn->timer);
+	spin_lock_bh(&dn->lock);
+	list_for_each_entry_safe(p, tmp, &dn->list, gc_node) {
 		WARN_ON_ONCE(p->rx_flows);
 		ndp_dasr_free(nn, p);
 	}
-	spin_unlock_bh(&nn->dasr_lock);
-	rhashtable_destroy(&nn->dasr_ht);
+	spin_unlock_bh(&dn->lock);
+	rhashtable_destroy(&dn->ht);
+	nn->dasr = NULL;
+	kfree(dn);
 }

@@ -52,38 +52,6 @@ static const struct genl_multicast_group ndp_nl_family_mcgrps[] = {
 /* ---------------------------------------------------------------------- */
 /* Paths.                                                                 */
 
-void ndp_nl_net_init(struct ndp_net *nn)
-{
-	mutex_init(&nn->paths_lock);
-	INIT_LIST_HEAD(&nn->paths);
-	nn->path_count = 0;
-}
-
-/* No socket and no netlink request of @nn is left: free everything. */
-void ndp_nl_net_exit(struct ndp_net *nn)
-{
-	struct ndp_path *p, *tmp;
-
-	mutex_lock(&nn->paths_lock);
-	list_for_each_entry_safe(p, tmp, &nn->paths, node) {
-		list_del_rcu(&p->node);
-		kfree_rcu(p, rcu);
-	}
-	nn->path_count = 0;
-	mutex_unlock(&nn->paths_lock);
-}
-
-static struct ndp_path *ndp_nl_path_find(struct ndp_net *nn, u32 id)
-{
-	struct ndp_path *p;
-
-	list_for_each_entry_rcu(p, &nn->paths, node,
-				lockdep_is_held(&nn->paths_lock))
-		if (p->id == id)
-			return p;
-	return NULL;
-}
-
 static int ndp_nl_put_addr(struct sk_buff *skb, int type, u16 family,
 			   const struct in6_addr *a)
 {
@@ -246,29 +214,17 @@ int ndp_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (tb[NDP_A_PATH_FWMARK])
 		p->fwmark = nla_get_u32(tb[NDP_A_PATH_FWMARK]);
 
-	mutex_lock(&nn->paths_lock);
-	if (ndp_nl_path_find(nn, p->id)) {
-		mutex_unlock(&nn->paths_lock);
+	ndp_paths_lock(nn);
+	if (ndp_path_find(nn, p->id)) {
+		ndp_paths_unlock(nn);
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[NDP_A_PATH_ID],
 				    "a path with this id exists");
 		err = -EEXIST;
 		goto err_free;
-	} else {
-		struct list_head *pos = &nn->paths;
-		struct ndp_path *q;
-
-		/* Keep the list sorted by id (dumps resume by id). */
-		list_for_each_entry(q, &nn->paths, node) {
-			if (q->id > p->id) {
-				pos = &q->node;
-				break;
-			}
-		}
-		list_add_tail_rcu(&p->node, pos);
-		nn->path_count++;
 	}
+	ndp_path_insert(nn, p);
 	ndp_nl_path_event(genl_info_net(info), p, NDP_CMD_PATH_ADD);
-	mutex_unlock(&nn->paths_lock);
+	ndp_paths_unlock(nn);
 	return 0;
 
 err_free:
@@ -283,18 +239,17 @@ int ndp_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, NDP_A_PATH_ID))
 		return -EINVAL;
-	mutex_lock(&nn->paths_lock);
-	p = ndp_nl_path_find(nn, nla_get_u32(info->attrs[NDP_A_PATH_ID]));
+	ndp_paths_lock(nn);
+	p = ndp_path_find(nn, nla_get_u32(info->attrs[NDP_A_PATH_ID]));
 	if (!p) {
-		mutex_unlock(&nn->paths_lock);
+		ndp_paths_unlock(nn);
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NDP_A_PATH_ID],
 				    "no path with this id");
 		return -ENOENT;
 	}
-	list_del_rcu(&p->node);
-	nn->path_count--;
+	ndp_path_remove(nn, p);
 	ndp_nl_path_event(genl_info_net(info), p, NDP_CMD_PATH_DEL);
-	mutex_unlock(&nn->paths_lock);
+	ndp_paths_unlock(nn);
 	kfree_rcu(p, rcu);
 	return 0;
 }
@@ -318,17 +273,17 @@ int ndp_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EMSGSIZE;
 		goto err_free;
 	}
-	mutex_lock(&nn->paths_lock);
-	p = ndp_nl_path_find(nn, nla_get_u32(info->attrs[NDP_A_PATH_ID]));
+	ndp_paths_lock(nn);
+	p = ndp_path_find(nn, nla_get_u32(info->attrs[NDP_A_PATH_ID]));
 	if (!p) {
-		mutex_unlock(&nn->paths_lock);
+		ndp_paths_unlock(nn);
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NDP_A_PATH_ID],
 				    "no path with this id");
 		err = -ENOENT;
 		goto err_free;
 	}
 	err = ndp_nl_fill_path(msg, p);
-	mutex_unlock(&nn->paths_lock);
+	ndp_paths_unlock(nn);
 	if (err)
 		goto err_free;
 	genlmsg_end(msg, hdr);
@@ -348,7 +303,7 @@ int ndp_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(p, &nn->paths, node) {
+	for (p = ndp_path_next_rcu(nn, NULL); p; p = ndp_path_next_rcu(nn, p)) {
 		if (p->id <= cb->args[0])
 			continue;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,

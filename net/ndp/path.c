@@ -77,15 +77,138 @@
 #include <linux/math64.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
+#include <linux/slab.h>
 
 #include "protocol.h"
 
 #define NDP_SB_ONE	10000	/* ratios are kept in 1/10000 */
 #define NDP_FLOWLABEL_MAX	0xfffff	/* labels are 1..this (20 bits) */
 
-void ndp_path_net_init(struct ndp_net *nn)
+/**
+ * struct ndp_path_net - the configured paths of one namespace
+ *	(&ndp_net.path)
+ * @lock: serialises changes of @paths and @count (process context:
+ *	ndp_paths_lock()); readers of @paths use RCU.
+ * @paths: configured paths (struct ndp_path), RCU list, sorted by id.
+ * @count: entries on @paths.
+ * @sb_lock: serialises exclusion decisions, so that two CPUs cannot
+ *	exclude the last two usable paths of a destination.
+ * @rcu: freed after a grace period.
+ *
+ * Private to this file: allocated by ndp_path_net_init(), freed by
+ * ndp_path_net_exit(); netlink.c changes and reads the list through the
+ * ndp_paths_*() and ndp_path_{find,insert,remove,next_rcu}() functions.
+ */
+struct ndp_path_net {
+	struct mutex		lock;		/* writers of @paths */
+	struct list_head	paths;
+	u32			count;
+	spinlock_t		sb_lock;	/* exclusion decisions */
+	struct rcu_head		rcu;
+};
+
+int ndp_path_net_init(struct ndp_net *nn)
 {
-	spin_lock_init(&nn->sb_lock);
+	struct ndp_path_net *pn;
+
+	pn = kzalloc(sizeof(*pn), GFP_KERNEL);
+	if (!pn)
+		return -ENOMEM;
+	mutex_init(&pn->lock);
+	INIT_LIST_HEAD(&pn->paths);
+	spin_lock_init(&pn->sb_lock);
+	nn->path = pn;
+	return 0;
+}
+
+/* No socket and no netlink request of @nn is left: free everything. */
+void ndp_path_net_exit(struct ndp_net *nn)
+{
+	struct ndp_path_net *pn = nn->path;
+	struct ndp_path *p, *tmp;
+
+	mutex_lock(&pn->lock);
+	list_for_each_entry_safe(p, tmp, &pn->paths, node) {
+		list_del_rcu(&p->node);
+		kfree_rcu(p, rcu);
+	}
+	pn->count = 0;
+	mutex_unlock(&pn->lock);
+	nn->path = NULL;
+	mutex_destroy(&pn->lock);
+	kfree_rcu(pn, rcu);
+}
+
+/* Serialise changes of the paths of @nn (process context). */
+void ndp_paths_lock(struct ndp_net *nn)
+{
+	mutex_lock(&nn->path->lock);
+}
+
+void ndp_paths_unlock(struct ndp_net *nn)
+{
+	mutex_unlock(&nn->path->lock);
+}
+
+/* The configured path @id of @nn, or NULL.  ndp_paths_lock() held. */
+struct ndp_path *ndp_path_find(struct ndp_net *nn, u32 id)
+{
+	struct ndp_path_net *pn = nn->path;
+	struct ndp_path *p;
+
+	lockdep_assert_held(&pn->lock);
+	list_for_each_entry_rcu(p, &pn->paths, node,
+				lockdep_is_held(&pn->lock))
+		if (p->id == id)
+			return p;
+	return NULL;
+}
+
+/*
+ * Add @p, whose id is not in use (ndp_path_find()), keeping the list
+ * sorted by id (dumps resume by id).  ndp_paths_lock() held.
+ */
+void ndp_path_insert(struct ndp_net *nn, struct ndp_path *p)
+{
+	struct ndp_path_net *pn = nn->path;
+	struct list_head *pos = &pn->paths;
+	struct ndp_path *q;
+
+	lockdep_assert_held(&pn->lock);
+	list_for_each_entry(q, &pn->paths, node) {
+		if (q->id > p->id) {
+			pos = &q->node;
+			break;
+		}
+	}
+	list_add_tail_rcu(&p->node, pos);
+	pn->count++;
+}
+
+/*
+ * Take @p off the list; the caller frees it after a grace period
+ * (kfree_rcu()).  ndp_paths_lock() held.
+ */
+void ndp_path_remove(struct ndp_net *nn, struct ndp_path *p)
+{
+	struct ndp_path_net *pn = nn->path;
+
+	lockdep_assert_held(&pn->lock);
+	list_del_rcu(&p->node);
+	pn->count--;
+}
+
+/*
+ * The configured path after @p (NULL: the first one), in id order, or
+ * NULL at the end.  RCU held.
+ */
+struct ndp_path *ndp_path_next_rcu(struct ndp_net *nn, struct ndp_path *p)
+{
+	struct list_head *head = &nn->path->paths;
+
+	if (!p)
+		return list_first_or_null_rcu(head, struct ndp_path, node);
+	return list_next_or_null_rcu(head, &p->node, struct ndp_path, node);
 }
 
 /* The paths of @sk: its flow labels, or the namespace's. */
@@ -94,7 +217,7 @@ static struct list_head *ndp_path_head(struct sock *sk)
 	/* Paired with smp_store_release() in ndp_path_spray_start(). */
 	struct ndp_spray *s = smp_load_acquire(&ndp_sk(sk)->spray);
 
-	return s ? &s->head : &ndp_pernet(sock_net(sk))->paths;
+	return s ? &s->head : &ndp_pernet(sock_net(sk))->path->paths;
 }
 
 /* The path with @id, or NULL; the list is sorted by id.  RCU held. */
@@ -192,7 +315,7 @@ static bool ndp_path_configured(struct sock *sk)
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_path *p;
 
-	list_for_each_entry_rcu(p, &nn->paths, node)
+	list_for_each_entry_rcu(p, &nn->path->paths, node)
 		if (ndp_path_applies(p, &ndp_sk(sk)->flow))
 			return true;
 	return false;
@@ -288,7 +411,8 @@ u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn)
 	u8 id = 0;
 
 	ndp_sock_assert_locked(sk);
-	if (list_empty(&nn->paths) && !nsk->spray && !ndp_path_can_spray(sk)) {
+	if (list_empty(&nn->path->paths) && !nsk->spray &&
+	    !ndp_path_can_spray(sk)) {
 		nsk->mp_len = 0;
 		return 0;
 	}
@@ -447,7 +571,7 @@ static void ndp_path_judge(struct net *net, struct list_head *head,
 	    ratio <= abs_pct * (NDP_SB_ONE / 100))
 		return;
 
-	spin_lock_bh(&nn->sb_lock);
+	spin_lock_bh(&nn->path->sb_lock);
 	if (ndp_path_is_excluded(p))
 		goto unlock;
 	list_for_each_entry_rcu(q, head, node) {
@@ -479,7 +603,7 @@ static void ndp_path_judge(struct net *net, struct list_head *head,
 	atomic_inc(&p->exclusions);
 	excluded = true;
 unlock:
-	spin_unlock_bh(&nn->sb_lock);
+	spin_unlock_bh(&nn->path->sb_lock);
 	if (excluded) {
 		trace_ndp_path_exclude(net, p);
 		NDP_INC_STATS(net, NDP_MIB_PATHEXCLUDED);

@@ -544,7 +544,6 @@ static int __net_init ndp_net_init(struct net *net)
 	int err;
 
 	nn->net = net;
-	atomic_set(&nn->embryonic, 0);
 	atomic_set(&nn->orphans, 0);
 	err = ndp_admit_net_init(nn);
 	if (err)
@@ -562,13 +561,14 @@ static int __net_init ndp_net_init(struct net *net)
 	if (err)
 		goto err_dasr_only;
 	ndp_pull_net_init(nn);
-	ndp_nl_net_init(nn);
-	ndp_path_net_init(nn);
+	err = ndp_path_net_init(nn);
+	if (err)
+		goto err_tw;
 	ndp_encap_net_init(nn);
 	nn->mib = alloc_percpu(struct ndp_mib);
 	err = -ENOMEM;
 	if (!nn->mib)
-		goto err_tw;
+		goto err_path;
 	err = ndp_ctrl_net_init(net, nn);
 	if (err)
 		goto err_free_mib;
@@ -586,6 +586,8 @@ err_ctrl:
 	ndp_ctrl_net_exit(net, nn);
 err_free_mib:
 	free_percpu(nn->mib);
+err_path:
+	ndp_path_net_exit(nn);
 err_tw:
 	ndp_pull_net_exit(nn);
 	ndp_peer_net_exit(nn);
@@ -616,7 +618,7 @@ static void __net_exit ndp_net_exit(struct net *net)
 	ndp_ctl_sk_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
-	ndp_nl_net_exit(nn);
+	ndp_path_net_exit(nn);
 	free_percpu(nn->mib);
 }
 

@@ -35,18 +35,20 @@
  *                        listener's spinlock, taken nested).
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
  *   ndp_net.pullqs       (xa_lock, _bh) the pull queue table (pull.c).
- *   table locks          ndp_net.{bind,conn,tw}_lock, innermost.
- *   ndp_net.sb_lock      scoreboard exclusion decisions, innermost.
+ *   table locks          ndp_net.{bind,conn}_lock, ndp_tw_net.lock,
+ *                        innermost.
+ *   ndp_path_net.sb_lock scoreboard exclusion decisions, innermost.
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
  *                        (output.c), innermost; taken without the
  *                        socket lock when packets are handed to IP.
- *   ndp_net.dasr_lock    (_bh) DASR table inserts and removals, flow
+ *   ndp_dasr_net.lock    (_bh) DASR table inserts and removals, flow
  *                        counts (dasr.c), innermost; lookups under RCU.
- *   ndp_net.peer_lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
+ *   ndp_peer_net.lock    (_bh) the per-peer RTT cache (rtt.c), innermost.
  *   ndp_admit_keys.lock, ndp_admit_cache.lock  (_bh) challenge and token
- *                        keys, the token cache (admit.c), innermost.
- *   Paths (ndp_net.paths) are read under RCU; their scoreboards are
- *   atomics, so the data path never takes ndp_net.paths_lock.
+ *                        keys, the token cache (admit.c, in
+ *                        ndp_admit_net), innermost.
+ *   Paths (ndp_path_net.paths) are read under RCU; their scoreboards
+ *   are atomics, so the data path never takes ndp_path_net.lock.
  */
 #ifndef _NDP_PROTOCOL_H
 #define _NDP_PROTOCOL_H
@@ -106,19 +108,11 @@ static inline u32 ndp_gso_prio(u32 prio, u32 i, u32 mss)
 	return prio == U32_MAX ? U32_MAX : prio - i * mss;
 }
 
-/**
- * struct ndp_admit_keys - keys of the admission challenges (admit.c)
- * @lock: serialises rotation and reads of @key and @slot.
- * @key: one key per parity of the time slot it serves.
- * @slot: the time slot each key serves (U32_MAX: none yet).
- */
-struct ndp_admit_cache;
-
-struct ndp_admit_keys {
-	spinlock_t		lock;	/* key, slot */
-	siphash_key_t		key[2];
-	u32			slot[2];
-};
+struct ndp_admit_net;
+struct ndp_dasr_net;
+struct ndp_path_net;
+struct ndp_peer_net;
+struct ndp_tw_net;
 
 /**
  * struct ndp_net - per-network-namespace state of ndp.ko
@@ -156,11 +150,8 @@ struct ndp_admit_keys {
  * @orphans: closed connections still delivering data (orphans).
  * @mib: per-cpu event counters.
  * @net: back pointer.
- * @embryonic: connections created by unproven first windows, not yet
- *	accepted.
- * @admit: challenge keys (admit.c).
- * @admit_tok: token keys (admit.c).
- * @admit_cache: tokens this namespace got as an opener (admit.c).
+ * @admit: challenge and token keys, the token cache and the count of
+ *	embryonic connections (private to admit.c).
  * @token_lifetime_s: a token is valid this long, up to twice that.
  * @bind_lock: serialises writers of @bind_hash (readers: RCU).
  * @bind_hash: bound sockets (listeners and explicitly or auto-bound
@@ -170,14 +161,8 @@ struct ndp_admit_keys {
  * @conn_any_ht: the same connections by ports and nonce only, for
  *	packets a path steered to or from another address (multipath).
  * @conn_list: every connection, for dumps.
- * @twr_lock: serialises writers of @twr_ht, @twr_list, @twr_count and
- *	the records' rcv_nxt.
- * @twr_ht: time-wait records by 4-tuple and nonce (RCU lookups).
- * @twr_list: time-wait records, oldest first.
- * @twr_count: number of time-wait records.
- * @twr_next_id: id of the next record (ids grow along @twr_list; dumps
- *	resume by id).
- * @twr_timer: reaps expired time-wait records.
+ * @tw: the time-wait records, their lock and reaper (private to
+ *	timewait.c).
  * @pullqs: pull queues of this namespace by receiving device ifindex
  *	(pull.c); its lock (_bh) serialises inserts, removals and @dying.
  * @dying: set by the netns exit hook; nothing may be (re)armed.
@@ -190,29 +175,18 @@ struct ndp_admit_keys {
  * @sb_exclude_ms: how long an outlier path stays excluded.
  * @spray_paths: IPv6 flow-label paths a connection uses towards a peer
  *	no configured path applies to (path.c); 1: none, the plain route.
- * @paths_lock: serialises changes of @paths (process context).
- * @paths: configured paths (struct ndp_path), RCU list, sorted by id.
- * @path_count: entries on @paths.
- * @sb_lock: serialises exclusion decisions (path.c), so that two CPUs
- *	cannot exclude the last two usable paths of a destination.
+ * @path: the configured paths, their lock and the scoreboard's
+ *	exclusion lock (private to path.c; netlink.c goes through
+ *	ndp_paths_lock(), ndp_path_find() and the like).
  * @detour_mark: packets at the head of each unscheduled window marked
  *	NDP_F_UNSCHED, eligible for switch detours (net.ndp.detour_mark).
  * @dasr_idle_ms: DASR idle timeout: a peer without flows stops counting
  *	as an active sender, and the n it advertised is forgotten, this
  *	long after its last packet (0: DASR off, nsenders sent as 0 and
  *	ignored).
- * @dasr_max_peers: entries of @dasr_ht, at most.
- * @dasr_lock: serialises inserts and removals of @dasr_ht, @dasr_list,
- *	@dasr_count, @dasr_active and the entries' flow counts.
- * @dasr_ht: struct ndp_dasr_peer by peer address (RCU lookups).
- * @dasr_list: the same entries, in the reaper's visiting order.
- * @dasr_count: entries in @dasr_ht.
- * @dasr_active: active unique senders, the n we advertise (written under
- *	@dasr_lock, read with READ_ONCE()).
- * @dasr_timer: reaps idle entries (dasr.c).
- * @peer_lock: protects @peers.
- * @peers: per-peer RTT cache, NDP_PEER_SLOTS entries (rtt.c).
- * @peer_salt: hash salt of @peers.
+ * @dasr_max_peers: entries of the DASR table, at most.
+ * @dasr: the DASR table, its lock and reaper (private to dasr.c).
+ * @peer: the per-peer RTT cache and its lock (private to rtt.c).
  */
 struct ndp_net {
 	struct ctl_table_header	*ctl_table_hdr;
@@ -239,10 +213,7 @@ struct ndp_net {
 	struct ndp_mib __percpu	*mib;
 
 	struct net		*net;
-	atomic_t		embryonic;
-	struct ndp_admit_keys	admit;
-	struct ndp_admit_keys	admit_tok;
-	struct ndp_admit_cache	*admit_cache;
+	struct ndp_admit_net	*admit;
 	u32			token_lifetime_s;
 	spinlock_t		bind_lock;	/* writers of bind_hash */
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
@@ -250,12 +221,7 @@ struct ndp_net {
 	struct rhashtable	conn_ht;
 	struct rhashtable	conn_any_ht;
 	struct list_head	conn_list;
-	spinlock_t		twr_lock;	/* writers of twr_* */
-	struct rhashtable	twr_ht;
-	struct list_head	twr_list;
-	u32			twr_count;
-	unsigned long		twr_next_id;
-	struct timer_list	twr_timer;
+	struct ndp_tw_net	*tw;
 	struct xarray		pullqs;		/* pull queues by ifindex */
 	bool			dying;
 	u32			sb_min_samples;
@@ -264,19 +230,11 @@ struct ndp_net {
 	u32			sb_decay_ms;
 	u32			sb_exclude_ms;
 	u32			spray_paths;
-	struct mutex		paths_lock;	/* writers of paths */
-	struct list_head	paths;
-	u32			path_count;
-	spinlock_t		sb_lock;	/* exclusion decisions */
+	struct ndp_path_net	*path;
 	u32			detour_mark;
 	u32			dasr_idle_ms;
 	u32			dasr_max_peers;
-	spinlock_t		dasr_lock;	/* DASR table writers */
-	struct rhashtable	dasr_ht;
-	struct list_head	dasr_list;
-	u32			dasr_count;
-	u32			dasr_active;
-	struct timer_list	dasr_timer;
+	struct ndp_dasr_net	*dasr;
 	struct mutex		encap_lock;	/* udp_port and its sockets */
 	bool			encap_dead;
 	u32			udp_port;
@@ -285,9 +243,7 @@ struct ndp_net {
 	struct socket		*encap_sock6;
 	struct sock		*ctl_sk4;	/* replies of no socket */
 	struct sock		*ctl_sk6;	/* (output.c) */
-	spinlock_t		peer_lock;	/* @peers */
-	struct ndp_peer_rtt	*peers;
-	u32			peer_salt;
+	struct ndp_peer_net	*peer;
 };
 
 extern unsigned int ndp_net_id;
@@ -448,7 +404,7 @@ struct ndp_dst_slot {
  * @unproven: listener: children on @accept_q created by unproven first
  *	windows (admit.c), under the socket lock.
  * @admit_unproven: child: counted in its listener's @unproven and in
- *	&ndp_net.embryonic while on the accept queue.
+ *	&ndp_admit_net.embryonic while on the accept queue.
  * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
  *	packet sent from now on echoes it (NDP_F_ECHO).
  * @echo_cookie: that cookie.
@@ -820,7 +776,7 @@ void ndp_ctrl_net_exit(struct net *net, struct ndp_net *nn);
 
 /**
  * struct ndp_path - one path of the namespace (NDP_CMD_PATH_ADD)
- * @node: in &ndp_net.paths (RCU).
+ * @node: in &ndp_path_net.paths (RCU), or in &ndp_spray.head.
  * @rcu: deferred free.
  * @id: path id, carried in &ndphdr.path.
  * @family: AF_INET or AF_INET6 (of all addresses below).
@@ -869,7 +825,7 @@ struct ndp_path {
 
 /**
  * struct ndp_spray - the flow-label paths of one connection (path.c)
- * @head: @path linked in id order, walked like &ndp_net.paths.
+ * @head: @path linked in id order, walked like &ndp_path_net.paths.
  * @n: entries in @path.
  * @path: ids 1..@n, each with its own label and scoreboard.
  */
@@ -894,8 +850,6 @@ bool ndp_ctrl_param_find(const char *name, struct ndp_param *p);
 /* netlink.c */
 int ndp_nl_init(void);
 void ndp_nl_exit(void);
-void ndp_nl_net_init(struct ndp_net *nn);
-void ndp_nl_net_exit(struct ndp_net *nn);
 void ndp_nl_path_event(struct net *net, const struct ndp_path *p, u8 cmd);
 extern const char * const ndp_mib_names[NDP_MIB_MAX];
 
@@ -1079,7 +1033,14 @@ enum ndp_path_fb {
 	NDP_PATH_FB_CE,
 };
 
-void ndp_path_net_init(struct ndp_net *nn);
+int ndp_path_net_init(struct ndp_net *nn);
+void ndp_path_net_exit(struct ndp_net *nn);
+void ndp_paths_lock(struct ndp_net *nn);
+void ndp_paths_unlock(struct ndp_net *nn);
+struct ndp_path *ndp_path_find(struct ndp_net *nn, u32 id);
+void ndp_path_insert(struct ndp_net *nn, struct ndp_path *p);
+void ndp_path_remove(struct ndp_net *nn, struct ndp_path *p);
+struct ndp_path *ndp_path_next_rcu(struct ndp_net *nn, struct ndp_path *p);
 u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn);
 void ndp_path_sent(struct sock *sk, u8 id, bool rtx);
 bool ndp_path_steer(struct sock *sk, u8 id, const struct ndp_flow *fl,
@@ -1173,7 +1134,7 @@ void ndp_tw_add(struct sock *sk);
  *	dumps report as TCP reports its time-wait sockets.
  * @cookie: the socket cookie the connection had (0 if none was made).
  * @expires: jiffies at which the record ends.
- * @id: the record's id (&ndp_net.twr_next_id), for resuming a dump.
+ * @id: the record's id (&ndp_tw_net.next_id), for resuming a dump.
  */
 struct ndp_tw_diag {
 	struct ndp_flow	fl;

@@ -36,7 +36,7 @@
  * The per-peer cache is direct-mapped (NDP_PEER_SLOTS per namespace,
  * salted hash of the peer address, the last writer wins), written when a
  * connection that took samples ends and read when one starts, under
- * ndp_net.peer_lock.  Only connections whose peer acknowledged our data
+ * ndp_peer_net.lock.  Only connections whose peer acknowledged our data
  * take samples, so a spoofed address never writes an entry.
  */
 
@@ -70,26 +70,59 @@ struct ndp_peer_rtt {
 	unsigned long	stamp;
 };
 
+/**
+ * struct ndp_peer_net - the per-peer RTT cache of one namespace
+ *	(&ndp_net.peer)
+ * @lock: protects @slots (_bh).
+ * @salt: hash salt of @slots.
+ * @slots: the cache, NDP_PEER_SLOTS entries direct-mapped by salted peer
+ *	address (a separate 8 KiB allocation, so that this struct does not
+ *	push it to the next allocation size).
+ *
+ * Private to this file: allocated by ndp_peer_net_init(), freed by
+ * ndp_peer_net_exit().
+ */
+struct ndp_peer_net {
+	spinlock_t		lock;	/* @slots */
+	u32			salt;
+	struct ndp_peer_rtt	*slots;
+};
+
 int ndp_peer_net_init(struct ndp_net *nn)
 {
-	spin_lock_init(&nn->peer_lock);
-	nn->peer_salt = get_random_u32();
-	nn->peers = kcalloc(NDP_PEER_SLOTS, sizeof(*nn->peers), GFP_KERNEL);
-	return nn->peers ? 0 : -ENOMEM;
+	struct ndp_peer_net *pn;
+
+	pn = kzalloc(sizeof(*pn), GFP_KERNEL);
+	if (!pn)
+		return -ENOMEM;
+	pn->slots = kcalloc(NDP_PEER_SLOTS, sizeof(*pn->slots), GFP_KERNEL);
+	if (!pn->slots)
+		goto err_free;
+	spin_lock_init(&pn->lock);
+	pn->salt = get_random_u32();
+	nn->peer = pn;
+	return 0;
+
+err_free:
+	kfree(pn);
+	return -ENOMEM;
 }
 
 void ndp_peer_net_exit(struct ndp_net *nn)
 {
-	kfree(nn->peers);
-	nn->peers = NULL;
+	struct ndp_peer_net *pn = nn->peer;
+
+	nn->peer = NULL;
+	kfree(pn->slots);
+	kfree(pn);
 }
 
 static struct ndp_peer_rtt *ndp_peer_slot(struct ndp_net *nn,
 					  const struct in6_addr *addr)
 {
-	u32 h = jhash(addr, sizeof(*addr), nn->peer_salt);
+	u32 h = jhash(addr, sizeof(*addr), nn->peer->salt);
 
-	return &nn->peers[h & (NDP_PEER_SLOTS - 1)];
+	return &nn->peer->slots[h & (NDP_PEER_SLOTS - 1)];
 }
 
 /* Time one MSS-sized packet takes on the link, microseconds. */
@@ -138,14 +171,14 @@ void ndp_rtt_init(struct sock *sk)
 	u32 srtt8 = 0, var4 = 0;
 	struct ndp_peer_rtt *e;
 
-	spin_lock_bh(&nn->peer_lock);
+	spin_lock_bh(&nn->peer->lock);
 	e = ndp_peer_slot(nn, &nsk->flow.raddr);
 	if (e->stamp && time_before(jiffies, e->stamp + NDP_PEER_TTL) &&
 	    ipv6_addr_equal(&e->addr, &nsk->flow.raddr)) {
 		srtt8 = e->srtt_us8;
 		var4 = e->rttvar_us4;
 	}
-	spin_unlock_bh(&nn->peer_lock);
+	spin_unlock_bh(&nn->peer->lock);
 	if (srtt8) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTTCACHEHITS);
 		nsk->rto_us = ndp_rto_calc(sk, srtt8, var4);
@@ -202,15 +235,15 @@ void ndp_rtt_save(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_peer_rtt *e;
 
-	if (!nsk->srtt_us8 || !nn->peers)
+	if (!nsk->srtt_us8 || !nn->peer)
 		return;
-	spin_lock_bh(&nn->peer_lock);
+	spin_lock_bh(&nn->peer->lock);
 	e = ndp_peer_slot(nn, &nsk->flow.raddr);
 	e->addr = nsk->flow.raddr;
 	e->srtt_us8 = nsk->srtt_us8;
 	e->rttvar_us4 = nsk->rttvar_us4;
 	e->stamp = jiffies ?: 1;
-	spin_unlock_bh(&nn->peer_lock);
+	spin_unlock_bh(&nn->peer->lock);
 }
 
 /* The timeout doubled per expiry since the oldest packet was acked. */

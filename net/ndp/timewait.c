@@ -55,6 +55,31 @@
 
 #include "protocol.h"
 
+/**
+ * struct ndp_tw_net - the time-wait records of one namespace (&ndp_net.tw)
+ * @nn: owning namespace state (knobs, @nn->dying).
+ * @lock: serialises writers of @ht, @list, @count, @next_id and the
+ *	records' rcv_nxt (_bh).
+ * @ht: records by 4-tuple and nonce (RCU lookups).
+ * @list: records, oldest first.
+ * @count: number of records.
+ * @next_id: id of the next record (ids grow along @list; dumps resume
+ *	by id).
+ * @timer: reaps expired records.
+ *
+ * Private to this file: allocated by ndp_tw_net_init(), freed by
+ * ndp_tw_net_exit().
+ */
+struct ndp_tw_net {
+	struct ndp_net		*nn;
+	spinlock_t		lock;		/* writers of the records */
+	struct rhashtable	ht;
+	struct list_head	list;
+	u32			count;
+	unsigned long		next_id;
+	struct timer_list	timer;
+};
+
 struct ndp_tw {
 	struct rhash_head	hnode;
 	struct list_head	lnode;
@@ -86,31 +111,32 @@ static const struct rhashtable_params ndp_tw_params = {
 	.automatic_shrinking	= true,
 };
 
-/* twr_lock held. */
+/* The table lock held. */
 static void ndp_tw_free(struct ndp_net *nn, struct ndp_tw *tw)
 {
-	lockdep_assert_held(&nn->twr_lock);
-	rhashtable_remove_fast(&nn->twr_ht, &tw->hnode, ndp_tw_params);
+	lockdep_assert_held(&nn->tw->lock);
+	rhashtable_remove_fast(&nn->tw->ht, &tw->hnode, ndp_tw_params);
 	list_del(&tw->lnode);
-	nn->twr_count--;
+	nn->tw->count--;
 	kfree_rcu(tw, rcu);
 }
 
 static void ndp_tw_reap(struct timer_list *t)
 {
-	struct ndp_net *nn = timer_container_of(nn, t, twr_timer);
+	struct ndp_tw_net *twn = timer_container_of(twn, t, timer);
+	struct ndp_net *nn = twn->nn;
 	struct ndp_tw *tw, *tmp;
 
-	spin_lock_bh(&nn->twr_lock);
-	list_for_each_entry_safe(tw, tmp, &nn->twr_list, lnode) {
+	spin_lock_bh(&twn->lock);
+	list_for_each_entry_safe(tw, tmp, &twn->list, lnode) {
 		if (time_before(jiffies, tw->expires)) {
 			if (!nn->dying)
-				mod_timer(&nn->twr_timer, tw->expires);
+				mod_timer(&twn->timer, tw->expires);
 			break;
 		}
 		ndp_tw_free(nn, tw);
 	}
-	spin_unlock_bh(&nn->twr_lock);
+	spin_unlock_bh(&twn->lock);
 }
 
 void ndp_tw_add(struct sock *sk)
@@ -134,27 +160,27 @@ void ndp_tw_add(struct sock *sk)
 	/* As TCP's time-wait sockets, the record keeps the socket's cookie. */
 	tw->cookie = atomic64_read(&sk->sk_cookie);
 
-	spin_lock_bh(&nn->twr_lock);
+	spin_lock_bh(&nn->tw->lock);
 	if (nn->dying)
 		goto drop;
 	/* The bound may have been lowered: evict down to it. */
-	while (nn->twr_count >= READ_ONCE(nn->max_tw_buckets)) {
-		ndp_tw_free(nn, list_first_entry(&nn->twr_list, struct ndp_tw,
+	while (nn->tw->count >= READ_ONCE(nn->max_tw_buckets)) {
+		ndp_tw_free(nn, list_first_entry(&nn->tw->list, struct ndp_tw,
 						 lnode));
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_TWEVICTED);
 	}
-	if (rhashtable_lookup_insert_key(&nn->twr_ht, &tw->fl, &tw->hnode,
+	if (rhashtable_lookup_insert_key(&nn->tw->ht, &tw->fl, &tw->hnode,
 					 ndp_tw_params))
 		goto drop;	/* a record of it exists, or no memory */
-	tw->id = nn->twr_next_id++;
-	list_add_tail(&tw->lnode, &nn->twr_list);
-	nn->twr_count++;
-	if (!timer_pending(&nn->twr_timer))
-		mod_timer(&nn->twr_timer, tw->expires);
-	spin_unlock_bh(&nn->twr_lock);
+	tw->id = nn->tw->next_id++;
+	list_add_tail(&tw->lnode, &nn->tw->list);
+	nn->tw->count++;
+	if (!timer_pending(&nn->tw->timer))
+		mod_timer(&nn->tw->timer, tw->expires);
+	spin_unlock_bh(&nn->tw->lock);
 	return;
 drop:
-	spin_unlock_bh(&nn->twr_lock);
+	spin_unlock_bh(&nn->tw->lock);
 	kfree(tw);
 }
 
@@ -175,13 +201,13 @@ bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 	u32 cum = 0;
 
 	rcu_read_lock();
-	tw = rhashtable_lookup(&nn->twr_ht, fl, ndp_tw_params);
+	tw = rhashtable_lookup(&nn->tw->ht, fl, ndp_tw_params);
 	if (!tw || !time_before(jiffies, READ_ONCE(tw->expires))) {
 		rcu_read_unlock();
 		return false;
 	}
 	if (nh->type == NDP_PKT_DATA) {
-		spin_lock_bh(&nn->twr_lock);
+		spin_lock_bh(&nn->tw->lock);
 		if (!tw->rcv_known) {
 			/* Nothing came from the peer: its first psn is
 			 * known only from a first-window packet.  A FIN
@@ -210,7 +236,7 @@ bool ndp_tw_rcv(struct net *net, struct sk_buff *skb,
 			reply = NDP_PKT_RST;
 		}
 		cum = tw->rcv_nxt;
-		spin_unlock_bh(&nn->twr_lock);
+		spin_unlock_bh(&nn->tw->lock);
 	}
 	rcu_read_unlock();
 	if (nh->type == NDP_PKT_DATA && (flags & NDP_F_SYN))
@@ -231,8 +257,8 @@ int ndp_tw_batch(struct ndp_net *nn, unsigned long *pos,
 	struct ndp_tw *tw;
 	int got = 0;
 
-	spin_lock_bh(&nn->twr_lock);
-	list_for_each_entry(tw, &nn->twr_list, lnode) {
+	spin_lock_bh(&nn->tw->lock);
+	list_for_each_entry(tw, &nn->tw->list, lnode) {
 		if (got == n)
 			break;
 		/* Ids grow along the list; an expired one awaits the reaper. */
@@ -247,31 +273,52 @@ int ndp_tw_batch(struct ndp_net *nn, unsigned long *pos,
 		*pos = tw->id + 1;
 		got++;
 	}
-	spin_unlock_bh(&nn->twr_lock);
+	spin_unlock_bh(&nn->tw->lock);
 	return got;
 }
 EXPORT_SYMBOL_GPL(ndp_tw_batch);
 
 int ndp_tw_net_init(struct ndp_net *nn)
 {
-	spin_lock_init(&nn->twr_lock);
-	INIT_LIST_HEAD(&nn->twr_list);
-	timer_setup(&nn->twr_timer, ndp_tw_reap, 0);
-	return rhashtable_init(&nn->twr_ht, &ndp_tw_params);
+	struct ndp_tw_net *twn;
+	int err;
+
+	twn = kzalloc(sizeof(*twn), GFP_KERNEL);
+	if (!twn)
+		return -ENOMEM;
+	twn->nn = nn;
+	spin_lock_init(&twn->lock);
+	INIT_LIST_HEAD(&twn->list);
+	timer_setup(&twn->timer, ndp_tw_reap, 0);
+	err = rhashtable_init(&twn->ht, &ndp_tw_params);
+	if (err)
+		goto err_free;
+	nn->tw = twn;
+	return 0;
+
+err_free:
+	kfree(twn);
+	return err;
 }
 
-/* Namespace exit: ndp_pull_net_exit() already set nn->dying. */
+/*
+ * Namespace exit: ndp_pull_net_exit() already set nn->dying.  The
+ * records are freed once the reaper's timer is shut down.
+ */
 void ndp_tw_net_exit(struct ndp_net *nn)
 {
+	struct ndp_tw_net *twn = nn->tw;
 	struct ndp_tw *tw, *tmp;
 
-	spin_lock_bh(&nn->twr_lock);
+	spin_lock_bh(&twn->lock);
 	nn->dying = true;
-	spin_unlock_bh(&nn->twr_lock);
-	timer_shutdown_sync(&nn->twr_timer);
-	spin_lock_bh(&nn->twr_lock);
-	list_for_each_entry_safe(tw, tmp, &nn->twr_list, lnode)
+	spin_unlock_bh(&twn->lock);
+	timer_shutdown_sync(&twn->timer);
+	spin_lock_bh(&twn->lock);
+	list_for_each_entry_safe(tw, tmp, &twn->list, lnode)
 		ndp_tw_free(nn, tw);
-	spin_unlock_bh(&nn->twr_lock);
-	rhashtable_destroy(&nn->twr_ht);
+	spin_unlock_bh(&twn->lock);
+	rhashtable_destroy(&twn->ht);
+	nn->tw = NULL;
+	kfree(twn);
 }
