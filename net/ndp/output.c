@@ -1228,41 +1228,32 @@ static u16 ndp_push_flags(struct sock *sk)
 }
 
 /*
+ * Whether a packet sent is not acknowledged yet; with !@marked_too,
+ * packets marked for retransmission (reported on) do not count.
+ */
+static bool ndp_sent_unacked(const struct ndp_sock *nsk, bool marked_too)
+{
+	struct sk_buff *skb;
+
+	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
+		const struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
+
+		if (skb == nsk->send_head)
+			break;
+		if (cb->sent && !cb->acked && (marked_too || !cb->rtx))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Whether pulls are still to come: the peer ACKed or NACKed packets it
  * has not pulled for yet (estimate), or packets are in flight with no
  * news, each of which will bring a pull (or come back itself).
  */
 bool ndp_expects_pull(const struct ndp_sock *nsk)
 {
-	struct sk_buff *skb;
-
-	if (nsk->pulls_owed)
-		return true;
-	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
-		const struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
-
-		if (skb == nsk->send_head)
-			break;
-		if (cb->sent && !cb->acked && !cb->rtx)
-			return true;
-	}
-	return false;
-}
-
-/* Whether a packet sent is not acknowledged yet. */
-static bool ndp_in_flight(const struct ndp_sock *nsk)
-{
-	struct sk_buff *skb;
-
-	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
-		const struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
-
-		if (skb == nsk->send_head)
-			break;
-		if (cb->sent && !cb->acked)
-			return true;
-	}
-	return false;
+	return nsk->pulls_owed || ndp_sent_unacked(nsk, false);
 }
 
 /*
@@ -1283,7 +1274,7 @@ static bool ndp_may_push_window(const struct ndp_sock *nsk)
 	if (!nsk->peer_synced || nsk->credit)
 		return false;
 	if (nsk->idle)
-		return !ndp_in_flight(nsk);
+		return !ndp_sent_unacked(nsk, true);
 	return !nsk->unsched && !nsk->rtx_pending && !ndp_expects_pull(nsk);
 }
 
