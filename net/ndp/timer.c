@@ -47,8 +47,9 @@
  * fails with ETIMEDOUT (or the soft error an ICMP unreachable left,
  * ndp_rcv_icmp()).  An orphan (closed by its application) is reset after
  * net.ndp.orphan_retries expiries in a row without an acknowledgment, or
- * at the first expiry after a soft error (an ICMP unreachable, or no
- * route to the peer), as TCP's tcp_orphan_retries().
+ * earlier after a soft error (an ICMP unreachable, or no route to the
+ * peer) once its timer has backed off to net.ndp.rto_max_us, as TCP's
+ * tcp_orphan_retries().
  *
  * The timer is a timer_list (softirq) holding a socket reference while
  * pending (sk_reset_timer() / sk_stop_timer()).
@@ -182,12 +183,16 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 	}
 	if (nsk->orphan &&
 	    (++nsk->orphan_rtos > READ_ONCE(nn->orphan_retries) ||
-	     READ_ONCE(sk->sk_err_soft))) {
+	     (READ_ONCE(sk->sk_err_soft) &&
+	      ndp_rto_backed_off_us(sk) >= READ_ONCE(nn->rto_max_us)))) {
 		/*
 		 * Nobody reads: the peer must take our data, not only NACK.
-		 * An unreachable peer or no route at all (the soft error,
-		 * cleared by progress) ends an orphan at once, as
-		 * tcp_orphan_retries() does.
+		 * A soft error (an unreachable peer or no route, cleared by
+		 * progress) ends an orphan early only once its timer has
+		 * backed off to the ceiling, as tcp_orphan_retries() does
+		 * once the RTO is at TCP_RTO_MAX: one ICMP error, which a
+		 * corrupt copy of a packet can draw from a router, must not
+		 * end a connection that is still being served.
 		 */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_ORPHANTIMEOUTS);
 		ndp_abort(sk, xmitq);

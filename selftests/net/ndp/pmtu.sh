@@ -27,7 +27,16 @@
 #                       completes intact;
 #   host unreachable    a connection to an address the router cannot
 #                       resolve fails with EHOSTUNREACH (the ICMP's soft
-#                       error), not ETIMEDOUT; IcmpSoftErrors moved.
+#                       error), not ETIMEDOUT; IcmpSoftErrors moved;
+#   transient, orphan   v4 / v6: 2 MB written at once and closed; the
+#                       router sends two packets from its 1.5th MB on to
+#                       an unreachable route (fwmark rule), and so answers
+#                       them with ICMP unreachable.  The writer is an
+#                       orphan by then, and one soft error must not end
+#                       it (as TCP, only once its RTO is at the ceiling):
+#                       IcmpSoftErrors moved, OrphanTimeouts did not, all
+#                       2 MB arrive, at the default knobs.  (A corrupt
+#                       IPv6 address draws such an ICMP: gro.sh's netem.)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -170,12 +179,65 @@ unreachable()
 		"$after" "$ns_h1" IcmpSoftErrors
 }
 
-ndp_lib_plan 19
+# transient FAMILY DST: see the top of this file.
+transient()
+{
+	local fa=$1 dst=$2 port s0 s1 d=$XFER_TMP/transient$1 vpid
+	local life="python3 $NDP_LIB_DIR/ndp_life.py"
+
+	mkdir -p "$d"
+	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
+	# A packet is counted before it is judged: 20 KB stops after two
+	# 9000-byte packets.
+	ip netns exec "$ns_sw" nft -f - <<-EOF || return 1
+	table inet transient {
+		chain pre {
+			type filter hook prerouting priority mangle; policy accept;
+			iifname "t1" meta l4proto 253 quota over 1536 kbytes quota until 20 kbytes counter meta mark set 0x99
+		}
+	}
+	EOF
+	ip -n "$ns_sw" -"$fa" rule add fwmark 0x99 table 99 || return 1
+	ip -n "$ns_sw" -"$fa" route add unreachable default table 99 || return 1
+	port=$(xfer_next_port)
+	ip netns exec "$ns_rx" $life verify "$dst" "$port" 2097152 \
+		>"$d/verify.out" 2>&1 &
+	vpid=$!
+	xfer_wait_file "$d/verify.out" listening 20 || cat "$d/verify.out"
+	s0=$(xfer_stats "$ns_h1")
+	timeout 60 ip netns exec "$ns_h1" $life chunks "$dst" "$port" \
+		2097152 2097152 >"$d/chunks.out" 2>&1
+	wait "$vpid"
+	s1=$(xfer_stats "$ns_h1")
+	ndp_lib_info "v$fa: $(ip netns exec "$ns_sw" nft list chain inet transient pre | grep -o 'counter packets [0-9]*')" \
+		"sent to the unreachable route"
+	ndp_lib_check "v$fa transient unreachable, orphan: all 2 MB arrive" \
+		grep -q '^ok' "$d/verify.out"
+	grep -q '^ok' "$d/verify.out" ||
+		sed 's/^/#   /' "$d/verify.out" "$d/chunks.out"
+	xfer_expect_moved "v$fa transient unreachable, orphan: a soft error" \
+		"$s0" "$s1" "$ns_h1" IcmpSoftErrors
+	xfer_expect_delta "v$fa transient unreachable, orphan: not reset" \
+		"$s0" "$s1" "$ns_h1" 0 OrphanTimeouts
+}
+
+ndp_lib_plan 25
 pmtu 4 9000 1500 10.0.100.1 || ndp_lib_fail "v4 topology"
 pmtu 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 topology"
 recut 4 9000 1500 10.0.100.1 || ndp_lib_fail "v4 re-cut topology"
 recut 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 re-cut topology"
 spoofed || ndp_lib_fail "spoof topology"
 unreachable || ndp_lib_fail "unreachable topology"
+if command -v nft >/dev/null 2>&1; then
+	transient 4 10.0.100.1 || ndp_lib_fail "v4 transient topology"
+	transient 6 fd00:100::1 || ndp_lib_fail "v6 transient topology"
+else
+	for f in 4 6; do
+		for t in "all 2 MB arrive" "a soft error" "not reset"; do
+			ndp_lib_skip "v$f transient unreachable, orphan: $t" "no nft"
+		done
+	done
+fi
 ndp_lib_check "no kernel splat" ndp_lib_dmesg_clean
 ndp_lib_done
