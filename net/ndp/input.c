@@ -644,6 +644,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		nsk->rcv_isn_known = true;
 	}
 	ndp_pull_rcv_dev(sk, skb->skb_iif);
+	ndp_pull_answered(sk);
 	if (psn - nsk->rcv_nxt >= NDP_RCV_WINDOW) {
 		reason = SKB_DROP_REASON_TCP_OVERWINDOW;
 		if (ndp_before(psn, nsk->rcv_nxt)) {

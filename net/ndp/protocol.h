@@ -639,6 +639,10 @@ struct ndp_sock {
 	struct list_head	pq_node;
 	bool			pq_linked;
 	bool			pq_blocked;
+	/* Beyond the pressure limit, a pull is out: the next one waits
+	 * for the packet it brings (pull.c, "Receive memory").
+	 */
+	bool			mem_pull_out;
 	u32			pull_pending;
 	u64			pull_bytes;
 	u32			pq_pass;
@@ -1061,6 +1065,7 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 void ndp_pull_trim(struct sock *sk, u32 keep);
 void ndp_pull_detach(struct sock *sk);
 void ndp_pull_unblock(struct sock *sk);
+void ndp_pull_answered(struct sock *sk);
 /* The pull fields of a socket, read under its queue's lock. */
 struct ndp_pull_snap {
 	u32	pending;

@@ -57,7 +57,15 @@
  * lists (pulls stay owed); recvmsg() puts it back once there is room, so
  * the receiver never asks for data it cannot hold.  Beyond the low limit
  * of net.ndp.mem the room is what the socket is sure to be given (one
- * page, ndp_rcv_mem_short()), whatever its buffer size.
+ * page, ndp_rcv_mem_short()), whatever its buffer size.  Beyond the
+ * pressure limit, where out-of-order data is refused (input.c), a socket
+ * has one pull out at a time (nsk->mem_pull_out, cleared by the next
+ * DATA or header that arrives for it): a pull issued while the packet
+ * before it is still on its way would bring an out-of-order packet to
+ * be refused, NACKed and pulled again, round after round until the hole
+ * is filled (23 refusals per packet delivered in memlimit.sh).  A lost
+ * pull costs the sender's persist probe (timer.c), as a lost pull does
+ * anyway.
  *
  * Dead sockets: the clock picks a socket under pq->lock and sends its PULL
  * after dropping it; ndp_done() may run in between.  The PULL is built
@@ -156,6 +164,19 @@ static bool ndp_rcv_mem_short(const struct sock *sk, int rmem)
 	return rmem >= READ_ONCE(*sk->sk_prot->sysctl_rmem);
 }
 
+/* Beyond the pressure limit: out-of-order data is refused (input.c). */
+static bool ndp_rcv_mem_pressure(const struct sock *sk)
+{
+	return sk_memory_allocated(sk) > sk_prot_mem_limits(sk, 1);
+}
+
+/* A pull leaves for @nsk: beyond the pressure limit, the only one out. */
+static void ndp_pull_issued(struct ndp_sock *nsk)
+{
+	if (ndp_rcv_mem_pressure((struct sock *)nsk))
+		WRITE_ONCE(nsk->mem_pull_out, true);
+}
+
 /*
  * Whether a pull may go out: the data it brings must fit in the receive
  * buffer (one more packet of the last size seen).  Exception: when the
@@ -169,6 +190,8 @@ bool ndp_rcv_has_room(const struct sock *sk)
 	const struct ndp_sock *nsk = ndp_sk(sk);
 	int rmem = atomic_read(&sk->sk_rmem_alloc);
 
+	if (READ_ONCE(nsk->mem_pull_out) && ndp_rcv_mem_pressure(sk))
+		return false;
 	if (!rmem)
 		return true;
 	if (ndp_rcv_mem_short(sk, rmem))
@@ -223,6 +246,7 @@ static u32 ndp_pullq_take(struct ndp_pullq *pq, struct ndp_sock *nsk, u64 now)
 	/* Catch up on the time elapsed, but never bank more than the bank. */
 	pq->next_ns = max(pq->next_ns + interval,
 			  now + interval - min(now, ndp_pullq_bank(interval)));
+	ndp_pull_issued(nsk);
 	return ++nsk->pull_ctr;
 }
 
@@ -726,6 +750,7 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 	if (want_pullack && !pq->active && pq->next_ns <= now &&
 	    !nsk->pull_pending && ndp_rcv_has_room(sk)) {
 		*pull_ctr = ++nsk->pull_ctr;
+		ndp_pull_issued(nsk);
 		pq->interval_ns = ndp_pullq_interval(pq, bytes);
 		pq->next_ns = now + pq->interval_ns;
 		now_ok = true;
@@ -751,7 +776,8 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 			u32 n = 0, room = ndp_rcv_room_pkts(sk);
 
 			while (nsk->pull_pending && pq->next_ns <= now &&
-			       n < room && n < NDP_PULL_BATCH_MAX) {
+			       n < room && n < NDP_PULL_BATCH_MAX &&
+			       (!n || !READ_ONCE(nsk->mem_pull_out))) {
 				*pull_ctr = ndp_pullq_take(pq, nsk, now);
 				n++;
 			}
@@ -897,6 +923,21 @@ void ndp_pull_unblock(struct sock *sk)
 	spin_unlock_bh(&pq->lock);
 out:
 	rcu_read_unlock();
+}
+
+/*
+ * DATA (or its header) arrived for @sk: a pull it had out beyond the
+ * pressure limit is answered, and the next may go.  Socket lock held.
+ */
+void ndp_pull_answered(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+
+	ndp_sock_assert_locked(sk);
+	if (!READ_ONCE(nsk->mem_pull_out))
+		return;
+	WRITE_ONCE(nsk->mem_pull_out, false);
+	ndp_pull_unblock(sk);
 }
 
 /* ---------------------------------------------------------------------- */
