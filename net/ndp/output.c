@@ -28,10 +28,11 @@
  * is applied to addresses, mark and route when the packet leaves.
  * The packet after which nothing is left to send carries LAST (not while
  * a writer waits for send buffer space: more is coming); the sender is
- * then idle and pushes the next data as a new unscheduled window - but
- * only once everything it sent is acknowledged (a window on top of its
- * own queued packets would be trimmed at the same bottleneck), and once
- * the peer has ACKed, NACKed or pulled something of ours.
+ * then idle: the next data goes out at once up to what is left of the
+ * current window, and beyond it as a new unscheduled window - but only
+ * once everything it sent is acknowledged (a window on top of its own
+ * queued packets would be trimmed at the same bottleneck), and once the
+ * peer has ACKed, NACKed or pulled something of ours.
  * Until then it may not know our isn (every SYN packet of the first
  * window may have been trimmed or returned) and would have to drop data
  * without SYN that it cannot place.
@@ -1112,13 +1113,22 @@ drop:
  * so the peer keeps the pulls it owes us for what it receives and the
  * transfer stays paced by the receiver, instead of going idle every
  * round trip and pushing each refill as a new unscheduled window.
+ *
+ * What is left of the current window (nsk->unsched) is kept: data the
+ * application writes next goes out at once up to it, and each packet
+ * draws a pull again.  The receiver forgets the pulls it owes at LAST,
+ * so without it a window the application's first write did not fill
+ * (one 64 KB write against 15 packets of 9000 bytes) left the transfer
+ * with only the pulls already on their way when LAST arrived, for good:
+ * a window of a third of init_window, too small for the round trip of
+ * a loaded fabric.  Packets of the connection in the network plus those
+ * the allowance may still send never exceed the window.
  */
 static u16 ndp_last_flag(struct ndp_sock *nsk)
 {
 	if (nsk->send_head || nsk->rtx_pending || nsk->writer_waiting)
 		return 0;
 	nsk->idle = true;
-	nsk->unsched = 0;
 	return NDP_F_LAST;
 }
 

@@ -23,7 +23,15 @@
 #   - a writer sleeping for send buffer space sends no LAST, so the
 #     receiver keeps pulling: 1 MB through a 32 KB send buffer over a
 #     100 ms round trip pushed a window every round trip before (18),
-#     now only the first.
+#     now only the first;
+#   - a first write smaller than the window leaves the rest of it to the
+#     next write: 8 KB every 5 ms over the same round trip sends exactly
+#     init_window packets unscheduled (OutUnsched), in one window.
+#     Before, LAST after the first write (6 packets) dropped the rest, and
+#     the receiver's pulls, one per packet, kept only those 6 in flight
+#     for the whole transfer (a bulk flow of the fabric permutation at a
+#     third of init_window, its goodput bounded by 6 packets per round
+#     trip).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -33,7 +41,7 @@ ndp_lib_require_cmd python3 tc
 ndp_lib_load_modules sch_netem sch_ndp
 helper=$(dirname "$0")/ndp_life.py
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 6
+ndp_lib_plan 7
 
 size=$((1024 * 1024))
 chunk=$((64 * 1024))
@@ -163,6 +171,36 @@ for ns in "$ns_a" "$ns_b"; do
 done
 ndp_lib_check "writer waiting for send buffer: pulled, not pushed per round trip" \
 	paced 2 0 $((32 * 1024)) 0 $((1024 * 1024)) $((64 * 1024))
+ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
+# topped: the same round trip, 512 KB in 8 KB writes 5 ms apart and a
+# receiver pulling 1 Mbit/s: writes come faster than pulls (even 5 times
+# slower under TCG), so the sender is idle only after the first write.
+topped()
+{
+	local port d vpid s0 s1 uns push rc=0
+
+	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=1
+	port=$(xfer_next_port)
+	d=$(mktemp -d "$XFER_TMP/topped.XXXXXX")
+	ip netns exec "$ns_b" python3 "$helper" verify 10.0.1.2 "$port" \
+		$((512 * 1024)) >"$d/verify.out" 2>&1 &
+	vpid=$!
+	xfer_wait_file "$d/verify.out" listening 20 || { cat "$d/verify.out"; return 1; }
+	s0=$(xfer_stats "$ns_a")
+	ip netns exec "$ns_a" python3 "$helper" chunks 10.0.1.2 "$port" \
+		$((512 * 1024)) 8192 0 5 || rc=1
+	wait $vpid || rc=1
+	s1=$(xfer_stats "$ns_a")
+	cat "$d/verify.out"
+	uns=$(xfer_delta "$s0" "$s1" "$ns_a" OutUnsched)
+	push=$(xfer_delta "$s0" "$s1" "$ns_a" PushWindows)
+	echo "OutUnsched $uns (want $win), PushWindows $push (want 1)" |
+		tee "$XFER_TMP/paced.last"
+	[ "$uns" = "$win" ] && [ "$push" = 1 ] && return $rc
+	return 1
+}
+ndp_lib_check "first write smaller than the window: the next one sends the rest" \
+	topped
 ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done
