@@ -63,7 +63,7 @@
  * DATA or header that arrives for it): a pull issued while the packet
  * before it is still on its way would bring an out-of-order packet to
  * be refused, NACKed and pulled again, round after round until the hole
- * is filled (23 refusals per packet delivered in memlimit.sh).  A lost
+ * is filled (up to 23 refusals per packet delivered in memlimit.sh).  A lost
  * pull costs the sender's persist probe (timer.c), as a lost pull does
  * anyway.
  *
