@@ -52,15 +52,17 @@
 
 /**
  * struct ndp_dasr_net - the DASR table of one namespace (&ndp_net.dasr)
- * @nn: owning namespace state (knobs, @nn->dying).
+ * @nn: owning namespace state (knobs).
  * @lock: serialises inserts and removals of @ht, @list, @count, @active
- *	and the entries' flow counts (_bh).
+ *	and the entries' flow counts, and @dying (_bh).
  * @ht: struct ndp_dasr_peer by peer address (RCU lookups).
  * @list: the same entries, in the reaper's visiting order.
  * @count: entries in @ht.
  * @active: active unique senders, the n we advertise (written under
  *	@lock, read with READ_ONCE()).
  * @timer: reaps idle entries.
+ * @dying: the namespace is going: no entry is added, the timer is not
+ *	armed again.
  *
  * Private to this file: allocated by ndp_dasr_net_init(), freed by
  * ndp_dasr_net_exit().
@@ -73,6 +75,7 @@ struct ndp_dasr_net {
 	u32			count;
 	u32			active;
 	struct timer_list	timer;
+	bool			dying;
 };
 
 /**
@@ -133,7 +136,7 @@ static void ndp_dasr_gc_arm(struct ndp_net *nn)
 	unsigned long t = max(ndp_dasr_idle(nn) / 2, NDP_DASR_GC_MIN);
 
 	lockdep_assert_held(&nn->dasr->lock);
-	if (!nn->dying && !timer_pending(&nn->dasr->timer))
+	if (!nn->dasr->dying && !timer_pending(&nn->dasr->timer))
 		mod_timer(&nn->dasr->timer, jiffies + t);
 }
 
@@ -147,7 +150,7 @@ static struct ndp_dasr_peer *ndp_dasr_get(struct ndp_net *nn,
 	p = ndp_dasr_lookup(nn, addr);
 	if (p)
 		return p;
-	if (nn->dying || nn->dasr->count >= READ_ONCE(nn->dasr_max_peers))
+	if (nn->dasr->dying || nn->dasr->count >= READ_ONCE(nn->dasr_max_peers))
 		goto full;
 	p = kzalloc(sizeof(*p), GFP_ATOMIC | __GFP_NOWARN);
 	if (!p)
@@ -440,7 +443,7 @@ void ndp_dasr_net_exit(struct ndp_net *nn)
 	struct ndp_dasr_peer *p, *tmp;
 
 	spin_lock_bh(&dn->lock);
-	nn->dying = true;
+	dn->dying = true;
 	spin_unlock_bh(&dn->lock);
 	timer_shutdown_sync(&dn->timer);
 	spin_lock_bh(&dn->lock);

@@ -49,7 +49,7 @@
  * and ndp_err() still decides whether a connection resizes.
  *
  * udp_port is set by sysctl or netlink (ndp_encap_set_port()), serialised
- * by &ndp_net.encap_lock; the sockets of a new port are bound before the
+ * by &ndp_encap_net.lock; the sockets of a new port are bound before the
  * old ones go, so a failure (port in use) changes nothing.  Packets read
  * the port once (READ_ONCE) and are encapsulated or not as a whole.
  * Connections size their packets when they are created: change the port
@@ -65,6 +65,7 @@
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <linux/jhash.h>
+#include <linux/slab.h>
 #include <linux/udp.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -72,6 +73,24 @@
 #include <net/udp_tunnel.h>
 
 #include "protocol.h"
+
+/**
+ * struct ndp_encap_net - the UDP tunnel sockets of one namespace
+ * @lock: serialises changes of net.ndp.udp_port (&ndp_net.udp_port) and
+ *	of the sockets.
+ * @dead: the namespace is going: no socket may be opened any more.
+ * @sock4: the IPv4 tunnel socket bound to udp_port (NULL: none).
+ * @sock6: the IPv6 one.
+ *
+ * Private to this file (&ndp_net.encap): allocated by
+ * ndp_encap_net_init(), freed by ndp_encap_net_free().
+ */
+struct ndp_encap_net {
+	struct mutex	lock;		/* udp_port and the sockets */
+	bool		dead;
+	struct socket	*sock4;
+	struct socket	*sock6;
+};
 
 /* UDP source ports of path entropy: the IANA dynamic range. */
 #define NDP_ENCAP_SPORT_MIN	49152
@@ -311,12 +330,13 @@ static void ndp_encap_sock_close(struct socket *sock)
 int ndp_encap_set_port(struct net *net, u32 port)
 {
 	struct ndp_net *nn = ndp_pernet(net);
+	struct ndp_encap_net *en = nn->encap;
 	struct socket *s4 = NULL, *s6 = NULL, *o4, *o6;
 	int err = 0;
 
-	mutex_lock(&nn->encap_lock);
+	mutex_lock(&en->lock);
 	err = -ENODEV;
-	if (nn->encap_dead)	/* the namespace is going away */
+	if (en->dead)	/* the namespace is going away */
 		goto out;
 	err = 0;
 	if (port == nn->udp_port)
@@ -333,21 +353,27 @@ int ndp_encap_set_port(struct net *net, u32 port)
 			}
 		}
 	}
-	o4 = nn->encap_sock4;
-	o6 = nn->encap_sock6;
-	nn->encap_sock4 = s4;
-	nn->encap_sock6 = s6;
+	o4 = en->sock4;
+	o6 = en->sock6;
+	en->sock4 = s4;
+	en->sock6 = s6;
 	WRITE_ONCE(nn->udp_port, port);
 	ndp_encap_sock_close(o4);
 	ndp_encap_sock_close(o6);
 out:
-	mutex_unlock(&nn->encap_lock);
+	mutex_unlock(&en->lock);
 	return err;
 }
 
-void ndp_encap_net_init(struct ndp_net *nn)
+int ndp_encap_net_init(struct ndp_net *nn)
 {
-	mutex_init(&nn->encap_lock);
+	struct ndp_encap_net *en = kzalloc(sizeof(*en), GFP_KERNEL);
+
+	if (!en)
+		return -ENOMEM;
+	mutex_init(&en->lock);
+	nn->encap = en;
+	return 0;
 }
 
 /*
@@ -357,12 +383,25 @@ void ndp_encap_net_init(struct ndp_net *nn)
  */
 void ndp_encap_net_exit(struct ndp_net *nn)
 {
-	mutex_lock(&nn->encap_lock);
-	nn->encap_dead = true;
-	ndp_encap_sock_close(nn->encap_sock4);
-	ndp_encap_sock_close(nn->encap_sock6);
-	nn->encap_sock4 = NULL;
-	nn->encap_sock6 = NULL;
+	struct ndp_encap_net *en = nn->encap;
+
+	mutex_lock(&en->lock);
+	en->dead = true;
+	ndp_encap_sock_close(en->sock4);
+	ndp_encap_sock_close(en->sock6);
+	en->sock4 = NULL;
+	en->sock6 = NULL;
 	WRITE_ONCE(nn->udp_port, 0);
-	mutex_unlock(&nn->encap_lock);
+	mutex_unlock(&en->lock);
+}
+
+/* After the sysctls and netlink are gone: nothing sets the port any more. */
+void ndp_encap_net_free(struct ndp_net *nn)
+{
+	struct ndp_encap_net *en = nn->encap;
+
+	WARN_ON_ONCE(!en->dead);
+	mutex_destroy(&en->lock);
+	kfree(en);
+	nn->encap = NULL;
 }

@@ -22,11 +22,12 @@
  * grace period (SOCK_RCU_FREE), as udp.c does.  Each connection is also
  * found by ports and nonce alone (a second rhashtable, no extra
  * reference), for packets that multipath steered through other
- * addresses.  ndp_net.conn_lock serialises
- * writers and keeps ndp_net.conn_list, every connection, for dumps.
+ * addresses.  ndp_hash_net.conn_lock serialises
+ * writers and keeps ndp_hash_net.conn_list, every connection, for dumps.
  *
  * The bind table is small and keyed by port, which only local users
- * choose: fixed buckets, written under ndp_net.bind_lock, read under RCU
+ * choose: fixed buckets, written under ndp_hash_net.bind_lock, read under
+ * RCU
  * by the listener lookup of a passive open.
  */
 
@@ -35,6 +36,7 @@
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/rhashtable.h>
+#include <linux/slab.h>
 #include <net/inet_sock.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -108,30 +110,67 @@ static const struct rhashtable_params ndp_any_params = {
 	.automatic_shrinking	= true,
 };
 
+/**
+ * struct ndp_hash_net - the port and connection tables of one namespace
+ * @bind_lock: serialises writers of @bind_hash (readers: RCU).
+ * @bind_hash: bound sockets (listeners and explicitly or auto-bound
+ *	active sockets) by local port.
+ * @conn_lock: serialises writers of @conn_ht, @conn_any_ht, @conn_list.
+ * @conn_ht: connections by 4-tuple and nonce (RCU lookups).
+ * @conn_any_ht: the same connections by ports and nonce only, for
+ *	packets a path steered to or from another address (multipath).
+ * @conn_list: every connection, for dumps.
+ *
+ * Private to this file (&ndp_net.hash): allocated by ndp_hash_net_init(),
+ * freed by ndp_hash_net_exit().
+ */
+struct ndp_hash_net {
+	spinlock_t		bind_lock;
+	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
+	spinlock_t		conn_lock;
+	struct rhashtable	conn_ht;
+	struct rhashtable	conn_any_ht;
+	struct list_head	conn_list;
+};
+
 int ndp_hash_net_init(struct ndp_net *nn)
 {
+	struct ndp_hash_net *hn;
 	int i, err;
 
-	spin_lock_init(&nn->bind_lock);
-	spin_lock_init(&nn->conn_lock);
-	INIT_LIST_HEAD(&nn->conn_list);
-	for (i = 0; i < ARRAY_SIZE(nn->bind_hash); i++)
-		INIT_HLIST_HEAD(&nn->bind_hash[i]);
-	err = rhashtable_init(&nn->conn_ht, &ndp_conn_params);
+	hn = kzalloc(sizeof(*hn), GFP_KERNEL);
+	if (!hn)
+		return -ENOMEM;
+	nn->hash = hn;
+	spin_lock_init(&hn->bind_lock);
+	spin_lock_init(&hn->conn_lock);
+	INIT_LIST_HEAD(&hn->conn_list);
+	for (i = 0; i < ARRAY_SIZE(hn->bind_hash); i++)
+		INIT_HLIST_HEAD(&hn->bind_hash[i]);
+	err = rhashtable_init(&hn->conn_ht, &ndp_conn_params);
 	if (err)
-		return err;
-	err = rhashtable_init(&nn->conn_any_ht, &ndp_any_params);
+		goto err_free;
+	err = rhashtable_init(&hn->conn_any_ht, &ndp_any_params);
 	if (err)
-		rhashtable_destroy(&nn->conn_ht);
+		goto err_conn;
+	return 0;
+
+err_conn:
+	rhashtable_destroy(&hn->conn_ht);
+err_free:
+	nn->hash = NULL;
+	kfree(hn);
 	return err;
 }
 
 /* Namespace exit: every socket, and so every connection, is gone. */
 void ndp_hash_net_exit(struct ndp_net *nn)
 {
-	WARN_ON_ONCE(!list_empty(&nn->conn_list));
-	rhashtable_destroy(&nn->conn_any_ht);
-	rhashtable_destroy(&nn->conn_ht);
+	WARN_ON_ONCE(!list_empty(&nn->hash->conn_list));
+	rhashtable_destroy(&nn->hash->conn_any_ht);
+	rhashtable_destroy(&nn->hash->conn_ht);
+	kfree(nn->hash);
+	nn->hash = NULL;
 }
 
 /*
@@ -218,7 +257,7 @@ static bool ndp_laddr_overlap(const struct sock *a, const struct sock *b)
 
 static struct hlist_head *ndp_bind_bucket(struct ndp_net *nn, u16 port)
 {
-	return &nn->bind_hash[hash_32(port, NDP_BIND_HASH_BITS)];
+	return &nn->hash->bind_hash[hash_32(port, NDP_BIND_HASH_BITS)];
 }
 
 /*
@@ -253,7 +292,7 @@ static bool ndp_port_conflict(struct ndp_net *nn, const struct sock *sk,
 {
 	struct ndp_sock *other;
 
-	lockdep_assert_held(&nn->bind_lock);
+	lockdep_assert_held(&nn->hash->bind_lock);
 	hlist_for_each_entry(other, ndp_bind_bucket(nn, port), bind_node) {
 		const struct sock *sk2 = (struct sock *)other;
 
@@ -284,7 +323,7 @@ int ndp_get_port(struct sock *sk, unsigned short snum)
 
 	if (nsk->bound)
 		return -EINVAL;
-	spin_lock_bh(&nn->bind_lock);
+	spin_lock_bh(&nn->hash->bind_lock);
 	if (snum) {
 		if (ndp_port_conflict(nn, sk, snum, true)) {
 			err = -EADDRINUSE;
@@ -314,7 +353,7 @@ int ndp_get_port(struct sock *sk, unsigned short snum)
 	hlist_add_head_rcu(&nsk->bind_node, ndp_bind_bucket(nn, port));
 	nsk->bound = true;
 out:
-	spin_unlock_bh(&nn->bind_lock);
+	spin_unlock_bh(&nn->hash->bind_lock);
 	return err;
 }
 
@@ -330,7 +369,7 @@ static int ndp_reuseport_join(struct ndp_net *nn, struct sock *sk)
 	struct ndp_sock *other;
 	struct ndp_flow fl, fl2;
 
-	lockdep_assert_held(&nn->bind_lock);
+	lockdep_assert_held(&nn->hash->bind_lock);
 	ndp_sk_flow(sk, &fl);
 	hlist_for_each_entry(other, ndp_bind_bucket(nn, port), bind_node) {
 		struct sock *sk2 = (struct sock *)other;
@@ -361,7 +400,7 @@ int ndp_listen_start(struct sock *sk)
 	int err = 0;
 
 	sock_owned_by_me(sk);
-	spin_lock_bh(&nn->bind_lock);
+	spin_lock_bh(&nn->hash->bind_lock);
 	if (ndp_port_conflict(nn, sk, inet_sk(sk)->inet_num, true)) {
 		err = -EADDRINUSE;
 		goto out;
@@ -374,7 +413,7 @@ int ndp_listen_start(struct sock *sk)
 	/* Softirq backlogs first windows while we own the socket. */
 	inet_sk_set_state(sk, TCP_LISTEN);
 out:
-	spin_unlock_bh(&nn->bind_lock);
+	spin_unlock_bh(&nn->hash->bind_lock);
 	return err;
 }
 
@@ -390,9 +429,9 @@ void ndp_listen_stop(struct sock *sk)
 	sock_owned_by_me(sk);
 	if (!rcu_access_pointer(sk->sk_reuseport_cb))
 		return;
-	spin_lock_bh(&nn->bind_lock);
+	spin_lock_bh(&nn->hash->bind_lock);
 	reuseport_detach_sock(sk);
-	spin_unlock_bh(&nn->bind_lock);
+	spin_unlock_bh(&nn->hash->bind_lock);
 }
 
 void ndp_unbind(struct sock *sk)
@@ -400,7 +439,7 @@ void ndp_unbind(struct sock *sk)
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	spin_lock_bh(&nn->bind_lock);
+	spin_lock_bh(&nn->hash->bind_lock);
 	/* A group of its own, made by SO_ATTACH_REUSEPORT_[CE]BPF. */
 	if (rcu_access_pointer(sk->sk_reuseport_cb))
 		reuseport_detach_sock(sk);
@@ -408,7 +447,7 @@ void ndp_unbind(struct sock *sk)
 		hlist_del_init_rcu(&nsk->bind_node);
 		nsk->bound = false;
 	}
-	spin_unlock_bh(&nn->bind_lock);
+	spin_unlock_bh(&nn->hash->bind_lock);
 }
 
 /*
@@ -511,18 +550,18 @@ int ndp_conn_hash(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	int err = 0;
 
-	spin_lock_bh(&nn->conn_lock);
+	spin_lock_bh(&nn->hash->conn_lock);
 	if (!nsk->hashed) {
-		err = rhashtable_lookup_insert_key(&nn->conn_ht, &nsk->flow,
+		err = rhashtable_lookup_insert_key(&nn->hash->conn_ht, &nsk->flow,
 						   &nsk->conn_node,
 						   ndp_conn_params);
 		if (!err) {
 			sock_hold(sk);
-			list_add_tail(&nsk->conn_list_node, &nn->conn_list);
+			list_add_tail(&nsk->conn_list_node, &nn->hash->conn_list);
 			nsk->hashed = true;
 		}
 	}
-	spin_unlock_bh(&nn->conn_lock);
+	spin_unlock_bh(&nn->hash->conn_lock);
 	return err;
 }
 
@@ -536,12 +575,12 @@ void ndp_conn_hash_any(struct sock *sk)
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	spin_lock_bh(&nn->conn_lock);
+	spin_lock_bh(&nn->hash->conn_lock);
 	if (nsk->hashed && !nsk->any_hashed &&
-	    !rhashtable_lookup_insert_key(&nn->conn_any_ht, &nsk->flow,
+	    !rhashtable_lookup_insert_key(&nn->hash->conn_any_ht, &nsk->flow,
 					  &nsk->conn_any_node, ndp_any_params))
 		nsk->any_hashed = true;
-	spin_unlock_bh(&nn->conn_lock);
+	spin_unlock_bh(&nn->hash->conn_lock);
 }
 
 /* The caller holds its own reference: the table's is never the last. */
@@ -551,20 +590,20 @@ void ndp_conn_unhash(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	bool was = false;
 
-	spin_lock_bh(&nn->conn_lock);
+	spin_lock_bh(&nn->hash->conn_lock);
 	if (nsk->any_hashed) {
-		rhashtable_remove_fast(&nn->conn_any_ht, &nsk->conn_any_node,
+		rhashtable_remove_fast(&nn->hash->conn_any_ht, &nsk->conn_any_node,
 				       ndp_any_params);
 		nsk->any_hashed = false;
 	}
 	if (nsk->hashed) {
-		rhashtable_remove_fast(&nn->conn_ht, &nsk->conn_node,
+		rhashtable_remove_fast(&nn->hash->conn_ht, &nsk->conn_node,
 				       ndp_conn_params);
 		list_del_init(&nsk->conn_list_node);
 		nsk->hashed = false;
 		was = true;
 	}
-	spin_unlock_bh(&nn->conn_lock);
+	spin_unlock_bh(&nn->hash->conn_lock);
 	if (was)
 		__sock_put(sk);
 }
@@ -585,7 +624,7 @@ struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl)
 	struct sock *sk;
 
 	rcu_read_lock();
-	sk = ndp_hold_rcu(rhashtable_lookup(&nn->conn_ht, fl, ndp_conn_params));
+	sk = ndp_hold_rcu(rhashtable_lookup(&nn->hash->conn_ht, fl, ndp_conn_params));
 	rcu_read_unlock();
 	return sk;
 }
@@ -606,7 +645,7 @@ struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl)
 	if (!fl->nonce)
 		return NULL;
 	rcu_read_lock();
-	sk = ndp_hold_rcu(rhashtable_lookup(&nn->conn_any_ht, fl,
+	sk = ndp_hold_rcu(rhashtable_lookup(&nn->hash->conn_any_ht, fl,
 					    ndp_any_params));
 	rcu_read_unlock();
 	return sk;
@@ -624,8 +663,8 @@ int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
 	unsigned long k = 0;
 	int got = 0;
 
-	spin_lock_bh(&nn->conn_lock);
-	list_for_each_entry(nsk, &nn->conn_list, conn_list_node) {
+	spin_lock_bh(&nn->hash->conn_lock);
+	list_for_each_entry(nsk, &nn->hash->conn_list, conn_list_node) {
 		if (k++ < *pos)
 			continue;
 		if (got == n)
@@ -633,7 +672,7 @@ int ndp_conn_batch(struct ndp_net *nn, unsigned long *pos,
 		sock_hold((struct sock *)nsk);
 		batch[got++] = (struct sock *)nsk;
 	}
-	spin_unlock_bh(&nn->conn_lock);
+	spin_unlock_bh(&nn->hash->conn_lock);
 	*pos += got;
 	return got;
 }
@@ -653,9 +692,9 @@ int ndp_bind_batch(struct ndp_net *nn, unsigned long *pos,
 	int got = 0;
 	int i;
 
-	spin_lock_bh(&nn->bind_lock);
-	for (i = 0; i < ARRAY_SIZE(nn->bind_hash) && got < n; i++) {
-		hlist_for_each_entry(nsk, &nn->bind_hash[i], bind_node) {
+	spin_lock_bh(&nn->hash->bind_lock);
+	for (i = 0; i < ARRAY_SIZE(nn->hash->bind_hash) && got < n; i++) {
+		hlist_for_each_entry(nsk, &nn->hash->bind_hash[i], bind_node) {
 			if (k < *pos) {
 				k++;
 				continue;
@@ -669,7 +708,7 @@ int ndp_bind_batch(struct ndp_net *nn, unsigned long *pos,
 			batch[got++] = (struct sock *)nsk;
 		}
 	}
-	spin_unlock_bh(&nn->bind_lock);
+	spin_unlock_bh(&nn->hash->bind_lock);
 	*pos = k;
 	return got;
 }

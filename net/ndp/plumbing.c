@@ -560,15 +560,19 @@ static int __net_init ndp_net_init(struct net *net)
 	err = ndp_peer_net_init(nn);
 	if (err)
 		goto err_dasr_only;
-	ndp_pull_net_init(nn);
+	err = ndp_pull_net_init(nn);
+	if (err)
+		goto err_peer;
 	err = ndp_path_net_init(nn);
 	if (err)
 		goto err_tw;
-	ndp_encap_net_init(nn);
+	err = ndp_encap_net_init(nn);
+	if (err)
+		goto err_path;
 	nn->mib = alloc_percpu(struct ndp_mib);
 	err = -ENOMEM;
 	if (!nn->mib)
-		goto err_path;
+		goto err_encap;
 	err = ndp_ctrl_net_init(net, nn);
 	if (err)
 		goto err_free_mib;
@@ -586,10 +590,14 @@ err_ctrl:
 	ndp_ctrl_net_exit(net, nn);
 err_free_mib:
 	free_percpu(nn->mib);
+err_encap:
+	ndp_encap_net_exit(nn);
+	ndp_encap_net_free(nn);
 err_path:
 	ndp_path_net_exit(nn);
 err_tw:
 	ndp_pull_net_exit(nn);
+err_peer:
 	ndp_peer_net_exit(nn);
 err_dasr_only:
 	ndp_dasr_net_exit(nn);
@@ -618,6 +626,8 @@ static void __net_exit ndp_net_exit(struct net *net)
 	ndp_ctl_sk_exit(nn);
 	ndp_proc_net_exit(net);
 	ndp_ctrl_net_exit(net, nn);
+	/* The sysctls are gone: nothing sets udp_port any more. */
+	ndp_encap_net_free(nn);
 	ndp_path_net_exit(nn);
 	free_percpu(nn->mib);
 }

@@ -34,8 +34,8 @@
  *   listener, then child (passive open: sk_clone_lock() under the
  *                        listener's spinlock, taken nested).
  *   ndp_pullq.lock       pull queue lists and the per-socket pull fields.
- *   ndp_net.pullqs       (xa_lock, _bh) the pull queue table (pull.c).
- *   table locks          ndp_net.{bind,conn}_lock, ndp_tw_net.lock,
+ *   ndp_pull_net.queues  (xa_lock, _bh) the pull queue table (pull.c).
+ *   table locks          ndp_hash_net.{bind,conn}_lock, ndp_tw_net.lock,
  *                        innermost.
  *   ndp_path_net.sb_lock scoreboard exclusion decisions, innermost.
  *   ndp_sock.dst_lock    (_bh) the routes cached per steered path
@@ -113,6 +113,9 @@ struct ndp_dasr_net;
 struct ndp_path_net;
 struct ndp_peer_net;
 struct ndp_tw_net;
+struct ndp_hash_net;
+struct ndp_pull_net;
+struct ndp_encap_net;
 
 /**
  * struct ndp_net - per-network-namespace state of ndp.ko
@@ -153,19 +156,11 @@ struct ndp_tw_net;
  * @admit: challenge and token keys, the token cache and the count of
  *	embryonic connections (private to admit.c).
  * @token_lifetime_s: a token is valid this long, up to twice that.
- * @bind_lock: serialises writers of @bind_hash (readers: RCU).
- * @bind_hash: bound sockets (listeners and explicitly or auto-bound
- *	active sockets) by local port.
- * @conn_lock: serialises writers of @conn_ht, @conn_any_ht, @conn_list.
- * @conn_ht: connections by 4-tuple and nonce (RCU lookups).
- * @conn_any_ht: the same connections by ports and nonce only, for
- *	packets a path steered to or from another address (multipath).
- * @conn_list: every connection, for dumps.
+ * @hash: the port and connection tables and their locks (private to
+ *	hash.c).
  * @tw: the time-wait records, their lock and reaper (private to
  *	timewait.c).
- * @pullqs: pull queues of this namespace by receiving device ifindex
- *	(pull.c); its lock (_bh) serialises inserts, removals and @dying.
- * @dying: set by the netns exit hook; nothing may be (re)armed.
+ * @pull: the pull queues by receiving device (private to pull.c).
  * @sb_min_samples: scoreboard: ACKs + NACKs a path needs before it can
  *	be judged (net.ndp.sb_min_samples).
  * @sb_nack_mean_pct: scoreboard: a path is an outlier when its NACK ratio
@@ -186,6 +181,8 @@ struct ndp_tw_net;
  *	ignored).
  * @dasr_max_peers: entries of the DASR table, at most.
  * @dasr: the DASR table, its lock and reaper (private to dasr.c).
+ * @encap: the UDP tunnel sockets of @udp_port and the lock that changes
+ *	them (private to encap.c).
  * @peer: the per-peer RTT cache and its lock (private to rtt.c).
  */
 struct ndp_net {
@@ -215,15 +212,9 @@ struct ndp_net {
 	struct net		*net;
 	struct ndp_admit_net	*admit;
 	u32			token_lifetime_s;
-	spinlock_t		bind_lock;	/* writers of bind_hash */
-	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
-	spinlock_t		conn_lock;	/* writers of conn_* */
-	struct rhashtable	conn_ht;
-	struct rhashtable	conn_any_ht;
-	struct list_head	conn_list;
+	struct ndp_hash_net	*hash;
 	struct ndp_tw_net	*tw;
-	struct xarray		pullqs;		/* pull queues by ifindex */
-	bool			dying;
+	struct ndp_pull_net	*pull;
 	u32			sb_min_samples;
 	u32			sb_nack_mean_pct;
 	u32			sb_nack_abs_pct;
@@ -235,12 +226,9 @@ struct ndp_net {
 	u32			dasr_idle_ms;
 	u32			dasr_max_peers;
 	struct ndp_dasr_net	*dasr;
-	struct mutex		encap_lock;	/* udp_port and its sockets */
-	bool			encap_dead;
+	struct ndp_encap_net	*encap;
 	u32			udp_port;
 	u32			udp_fixed_sport;
-	struct socket		*encap_sock4;
-	struct socket		*encap_sock6;
 	struct sock		*ctl_sk4;	/* replies of no socket */
 	struct sock		*ctl_sk6;	/* (output.c) */
 	struct ndp_peer_net	*peer;
@@ -262,7 +250,7 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
  * struct ndp_pullq - the pull queue of one receiving device in one netns
  * @nn: owning namespace state.
  * @ifindex: the device whose incoming link the pulls pace.
- * @refcnt: one for &ndp_net.pullqs while the device is registered, one
+ * @refcnt: one for &ndp_pull_net.queues while the device is registered, one
  *	per socket whose &ndp_sock.pq points here (pull.c, "Lifetime").
  * @lock: protects the lists and the pull fields of member sockets.
  * @bands: sockets with pending pulls, per priority band (higher index is
@@ -379,10 +367,10 @@ struct ndp_dst_slot {
 /**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
- * @bind_node: in &ndp_net.bind_hash while @bound.
- * @conn_node: in &ndp_net.conn_ht while @hashed.
- * @conn_any_node: in &ndp_net.conn_any_ht while @any_hashed.
- * @conn_list_node: in &ndp_net.conn_list while @hashed.
+ * @bind_node: in &ndp_hash_net.bind_hash while @bound.
+ * @conn_node: in &ndp_hash_net.conn_ht while @hashed.
+ * @conn_any_node: in &ndp_hash_net.conn_any_ht while @any_hashed.
+ * @conn_list_node: in &ndp_hash_net.conn_list while @hashed.
  * @bound: owns its local port in the bind table.
  * @hashed: reachable by received packets (holds a socket reference).
  * @any_hashed: also reachable by ports and nonce alone.
@@ -934,8 +922,9 @@ int ndp_diag_destroy_sk(struct sock *sk, int err);
 /* encap.c: NDP carried in UDP, where the kernel has UDP tunnels. */
 #if IS_ENABLED(CONFIG_NET_UDP_TUNNEL)
 int ndp_encap_set_port(struct net *net, u32 port);
-void ndp_encap_net_init(struct ndp_net *nn);
+int ndp_encap_net_init(struct ndp_net *nn);
 void ndp_encap_net_exit(struct ndp_net *nn);
+void ndp_encap_net_free(struct ndp_net *nn);
 __be16 ndp_encap_sport(const struct ndp_flow *fl);
 __be16 ndp_encap_sport_random(void);
 __be16 ndp_encap_rport(struct net *net, __be16 sport);
@@ -948,8 +937,13 @@ static inline int ndp_encap_set_port(struct net *net, u32 port)
 	return port ? -EOPNOTSUPP : 0;
 }
 
-static inline void ndp_encap_net_init(struct ndp_net *nn) {}
+static inline int ndp_encap_net_init(struct ndp_net *nn)
+{
+	return 0;
+}
+
 static inline void ndp_encap_net_exit(struct ndp_net *nn) {}
+static inline void ndp_encap_net_free(struct ndp_net *nn) {}
 
 static inline __be16 ndp_encap_sport(const struct ndp_flow *fl)
 {

@@ -122,6 +122,20 @@
 
 #include "protocol.h"
 
+/**
+ * struct ndp_pull_net - the pull queues of one namespace
+ * @queues: struct ndp_pullq by receiving device ifindex; its lock (_bh)
+ *	serialises inserts, removals and @dying.
+ * @dying: the namespace is going: no queue is added any more.
+ *
+ * Private to this file (&ndp_net.pull): allocated by ndp_pull_net_init(),
+ * freed by ndp_pull_net_exit().
+ */
+struct ndp_pull_net {
+	struct xarray	queues;
+	bool		dying;
+};
+
 #define NDP_PULL_BURST		4	/* bank floor: pulls of one late expiry */
 #define NDP_PULL_BANK_NS	(50 * NSEC_PER_USEC)	/* bank, link time */
 #define NDP_PULL_BATCH_MAX	128	/* pulls per expiry (softirq time) */
@@ -542,7 +556,7 @@ static struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex)
 	 * notifier, never left behind for a device that is gone.
 	 */
 	rcu_read_lock();
-	pq = xa_load(&nn->pullqs, ifindex);
+	pq = xa_load(&nn->pull->queues, ifindex);
 	if (pq && refcount_inc_not_zero(&pq->refcnt))
 		goto out;
 	pq = NULL;
@@ -564,23 +578,23 @@ static struct ndp_pullq *ndp_pullq_get(struct ndp_net *nn, int ifindex)
 	new->mtu = READ_ONCE(dev->mtu);
 	new->interval_ns = ndp_pullq_interval(new, 0);
 
-	xa_lock_bh(&nn->pullqs);
-	if (nn->dying) {
-		xa_unlock_bh(&nn->pullqs);
+	xa_lock_bh(&nn->pull->queues);
+	if (nn->pull->dying) {
+		xa_unlock_bh(&nn->pull->queues);
 		kfree(new);
 		goto out;
 	}
-	pq = __xa_cmpxchg(&nn->pullqs, ifindex, NULL, new, GFP_ATOMIC);
+	pq = __xa_cmpxchg(&nn->pull->queues, ifindex, NULL, new, GFP_ATOMIC);
 	if (pq) {
 		/* Another CPU was first (or no memory for the slot). */
-		xa_unlock_bh(&nn->pullqs);
+		xa_unlock_bh(&nn->pull->queues);
 		kfree(new);
 		if (xa_is_err(pq) || !refcount_inc_not_zero(&pq->refcnt))
 			pq = NULL;
 		goto out;
 	}
 	schedule_delayed_work(&new->rate_work, 0);
-	xa_unlock_bh(&nn->pullqs);
+	xa_unlock_bh(&nn->pull->queues);
 	NDP_INC_STATS(nn->net, NDP_MIB_PULLQADDED);
 	pq = new;
 out:
@@ -967,13 +981,13 @@ static int ndp_pull_netdev_event(struct notifier_block *nb,
 	 */
 	nn = ndp_pernet(dev_net(dev));
 	if (event == NETDEV_UNREGISTER) {
-		pq = xa_erase_bh(&nn->pullqs, dev->ifindex);
+		pq = xa_erase_bh(&nn->pull->queues, dev->ifindex);
 		if (pq)
 			ndp_pullq_remove(pq);
 		return NOTIFY_DONE;
 	}
 	/* Only removed under RTNL (or at namespace exit, after the devices). */
-	pq = xa_load(&nn->pullqs, dev->ifindex);
+	pq = xa_load(&nn->pull->queues, dev->ifindex);
 	if (pq)
 		ndp_pullq_read_dev(pq, dev);
 	return NOTIFY_DONE;
@@ -996,7 +1010,12 @@ void ndp_pull_exit(void)
 
 int ndp_pull_net_init(struct ndp_net *nn)
 {
-	xa_init_flags(&nn->pullqs, XA_FLAGS_LOCK_BH);
+	struct ndp_pull_net *pn = kzalloc(sizeof(*pn), GFP_KERNEL);
+
+	if (!pn)
+		return -ENOMEM;
+	xa_init_flags(&pn->queues, XA_FLAGS_LOCK_BH);
+	nn->pull = pn;
 	return 0;
 }
 
@@ -1008,16 +1027,19 @@ int ndp_pull_net_init(struct ndp_net *nn)
  */
 void ndp_pull_net_exit(struct ndp_net *nn)
 {
+	struct ndp_pull_net *pn = nn->pull;
 	struct ndp_pullq *pq;
 	unsigned long idx;
 
-	xa_lock_bh(&nn->pullqs);
-	nn->dying = true;
-	xa_unlock_bh(&nn->pullqs);
-	xa_for_each(&nn->pullqs, idx, pq) {
-		xa_erase_bh(&nn->pullqs, idx);
+	xa_lock_bh(&pn->queues);
+	pn->dying = true;
+	xa_unlock_bh(&pn->queues);
+	xa_for_each(&pn->queues, idx, pq) {
+		xa_erase_bh(&pn->queues, idx);
 		WARN_ON_ONCE(refcount_read(&pq->refcnt) != 1);
 		ndp_pullq_remove(pq);
 	}
-	xa_destroy(&nn->pullqs);
+	xa_destroy(&pn->queues);
+	kfree(pn);
+	nn->pull = NULL;
 }

@@ -57,15 +57,17 @@
 
 /**
  * struct ndp_tw_net - the time-wait records of one namespace (&ndp_net.tw)
- * @nn: owning namespace state (knobs, @nn->dying).
- * @lock: serialises writers of @ht, @list, @count, @next_id and the
- *	records' rcv_nxt (_bh).
+ * @nn: owning namespace state (knobs).
+ * @lock: serialises writers of @ht, @list, @count, @next_id, @dying and
+ *	the records' rcv_nxt (_bh).
  * @ht: records by 4-tuple and nonce (RCU lookups).
  * @list: records, oldest first.
  * @count: number of records.
  * @next_id: id of the next record (ids grow along @list; dumps resume
  *	by id).
  * @timer: reaps expired records.
+ * @dying: the namespace is going: no record is added, the reaper is not
+ *	armed again.
  *
  * Private to this file: allocated by ndp_tw_net_init(), freed by
  * ndp_tw_net_exit().
@@ -78,6 +80,7 @@ struct ndp_tw_net {
 	u32			count;
 	unsigned long		next_id;
 	struct timer_list	timer;
+	bool			dying;
 };
 
 struct ndp_tw {
@@ -130,7 +133,7 @@ static void ndp_tw_reap(struct timer_list *t)
 	spin_lock_bh(&twn->lock);
 	list_for_each_entry_safe(tw, tmp, &twn->list, lnode) {
 		if (time_before(jiffies, tw->expires)) {
-			if (!nn->dying)
+			if (!twn->dying)
 				mod_timer(&twn->timer, tw->expires);
 			break;
 		}
@@ -161,7 +164,7 @@ void ndp_tw_add(struct sock *sk)
 	tw->cookie = atomic64_read(&sk->sk_cookie);
 
 	spin_lock_bh(&nn->tw->lock);
-	if (nn->dying)
+	if (nn->tw->dying)
 		goto drop;
 	/* The bound may have been lowered: evict down to it. */
 	while (nn->tw->count >= READ_ONCE(nn->max_tw_buckets)) {
@@ -302,8 +305,8 @@ err_free:
 }
 
 /*
- * Namespace exit: ndp_pull_net_exit() already set nn->dying.  The
- * records are freed once the reaper's timer is shut down.
+ * Namespace exit: no record is added after this.  The records are freed
+ * once the reaper's timer is shut down.
  */
 void ndp_tw_net_exit(struct ndp_net *nn)
 {
@@ -311,7 +314,7 @@ void ndp_tw_net_exit(struct ndp_net *nn)
 	struct ndp_tw *tw, *tmp;
 
 	spin_lock_bh(&twn->lock);
-	nn->dying = true;
+	twn->dying = true;
 	spin_unlock_bh(&twn->lock);
 	timer_shutdown_sync(&twn->timer);
 	spin_lock_bh(&twn->lock);
