@@ -125,9 +125,9 @@ static const struct rhashtable_params ndp_any_params = {
  * freed by ndp_hash_net_exit().
  */
 struct ndp_hash_net {
-	spinlock_t		bind_lock;
+	spinlock_t		bind_lock;	/* writers of bind_hash */
 	struct hlist_head	bind_hash[1 << NDP_BIND_HASH_BITS];
-	spinlock_t		conn_lock;
+	spinlock_t		conn_lock;	/* writers of conn_* */
 	struct rhashtable	conn_ht;
 	struct rhashtable	conn_any_ht;
 	struct list_head	conn_list;
