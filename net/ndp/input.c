@@ -93,6 +93,9 @@ static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path,
 	if (!cb->sent || cb->acked)
 		return false;
 	cb->acked = 1;
+	/* Our LAST arrived: the peer dropped the pulls it still owed. */
+	if (cb->last)
+		nsk->pulls_owed = 0;
 	if (cb->rtx) {
 		cb->rtx = 0;
 		nsk->rtx_pending--;

@@ -260,6 +260,11 @@ enum ndp_mib_field {
 	 * (scoreboard, as a fabric trim)
 	 */
 	NDP_MIB_PATHCE,
+	/* WindowTopUps: packets of allowance restored to new data when
+	 * what circulated (in flight, pulls owed, credit) had fallen below
+	 * the window
+	 */
+	NDP_MIB_WINDOWTOPUPS,
 	NDP_MIB_MAX
 };
 

@@ -876,6 +876,7 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	if (cb->sent)
 		cb->resent = 1;
 	cb->sent = 1;
+	cb->last = !!(flags & NDP_F_LAST);
 	cb->sent_ns = ktime_get_ns();
 	nsk->tx_data++;
 	if (!nsk->addr_ok)
@@ -1288,6 +1289,48 @@ static bool ndp_may_push_window(const struct ndp_sock *nsk)
 	return !nsk->unsched && !nsk->rtx_pending && !ndp_expects_pull(nsk);
 }
 
+/* Packets sent and not acknowledged (NACKed ones included). */
+static u32 ndp_sent_unacked_count(const struct ndp_sock *nsk)
+{
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	for (skb = skb_rb_first(&nsk->sndq); skb && skb != nsk->send_head;
+	     skb = skb_rb_next(skb))
+		n += NDP_SKB_CB(skb)->sent && !NDP_SKB_CB(skb)->acked;
+	return n;
+}
+
+/*
+ * What circulates can fall below the window, and pulls alone never bring
+ * it back: the receiver pulls once per packet it gets, drops the pulls it
+ * still owes when LAST arrives (input.c), and a pull that finds nothing to
+ * send is void.  A writer that offers less than a window per round trip,
+ * in bursts, ends each burst with LAST; before this, only a window pushed
+ * once everything was acknowledged restored it, and a writer whose bursts
+ * overlapped a round trip was left with two or three packets circulating
+ * and fell further behind with each write (window.sh, "bursts": 4 KB every
+ * 50 ms over a 100 ms round trip, 190 KB of 256 KB still unsent at the
+ * last write; TCP 1 KB).  So new data may go unscheduled up to the
+ * window: packets in flight, pulls still owed, credit and unscheduled
+ * allowance stay within it, as for a first window, and never land on more
+ * of our own packets than a window holds.
+ */
+static void ndp_window_top_up(struct sock *sk)
+{
+	struct ndp_net *nn = ndp_pernet(sock_net(sk));
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 w = ndp_dasr_window(sk, READ_ONCE(nn->init_window));
+	u32 used = ndp_sent_unacked_count(nsk) + nsk->pulls_owed +
+		   nsk->credit + nsk->unsched;
+
+	if (used >= w)
+		return;
+	nsk->unsched += w - used;
+	nsk->idle = false;
+	NDP_ADD_STATS(sock_net(sk), NDP_MIB_WINDOWTOPUPS, w - used);
+}
+
 /*
  * Push new data without waiting for pulls: the first window, or a new
  * one when no pull will fetch the data (ndp_may_push_window(); a peer
@@ -1302,6 +1345,8 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 	ndp_sock_assert_locked(sk);
 	if (nsk->send_head && ndp_may_push_window(nsk))
 		ndp_push_window_start(sk);
+	else if (nsk->send_head && nsk->first_sent && nsk->peer_synced)
+		ndp_window_top_up(sk);
 	nsk->amp_blocked = false;
 	while (nsk->unsched && nsk->send_head) {
 		int amp = ndp_amp_check(sk, nsk->send_head->len);

@@ -119,6 +119,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_INDATACE] = "InDataCE",
 	[NDP_MIB_INCEECHOES] = "InCEEchoes",
 	[NDP_MIB_PATHCE] = "PathCE",
+	[NDP_MIB_WINDOWTOPUPS] = "WindowTopUps",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

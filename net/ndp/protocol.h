@@ -340,7 +340,8 @@ struct ndp_skb_cb {
 	u8		sent:1,
 			resent:1,
 			acked:1,
-			rtx:1;
+			rtx:1,
+			last:1;
 	u8		path;
 };
 
@@ -430,7 +431,9 @@ struct ndp_dst_slot {
  * @tx_data: DATA packets transmitted so far: the peer issues at most one
  *	pull per packet it receives, so its pull counter never exceeds it.
  * @pulls_owed: estimate of the pulls the peer still owes us: one per
- *	packet newly ACKed or NACKed, minus each pull received (floor 0).
+ *	packet newly ACKed or NACKed, minus each pull received (floor 0);
+ *	0 again when our LAST is acknowledged (the peer drops what it
+ *	owed at LAST).
  * @mp_round: multipath: the current round, a random permutation of the
  *	usable path ids towards the peer (path.c).
  * @mp_len: entries in @mp_round.

@@ -25,7 +25,8 @@
     ndp_life.py [-p ndp|tcp] chunks HOST PORT SIZE CHUNK [SNDBUF [GAP_MS]]
         send SIZE bytes of pattern 7 in send() calls of CHUNK bytes, with
         a send buffer for all of it (SO_SNDBUFFORCE) or of SNDBUF bytes,
-        GAP_MS milliseconds between calls, then close
+        GAP_MS milliseconds between calls, then close; prints the most
+        data the socket held unsent (SIOCOUTQNSD) just before a call
     ndp_life.py [-p ndp|tcp] verify HOST PORT SIZE
         accept one connection and check that it brings exactly SIZE bytes
         of pattern 7, then end of stream (from "chunks")
@@ -56,8 +57,10 @@
 Every command prints one line "ok ..." or "FAIL ..." and exits 0 or 1.
 """
 
+import array
 import ctypes
 import errno
+import fcntl
 import os
 import socket
 import struct
@@ -67,6 +70,7 @@ import time
 SOCK_NDP = 7
 SO_SNDBUFFORCE = 32             # not in Python's socket module
 SO_RCVBUFFORCE = 33
+SIOCOUTQNSD = 0x894B            # linux/sockios.h
 
 
 def fail(msg):
@@ -259,12 +263,17 @@ def cmd_chunks(proto, host, port, size, chunk, sndbuf=0, gap_ms=0):
     s.settimeout(120)
     s.connect((host, port))
     data = pattern(7, size)
+    unsent = array.array("i", [0])
+    most = 0
     for off in range(0, size, chunk):
         if off and gap_ms:
             time.sleep(gap_ms / 1000)
+        fcntl.ioctl(s.fileno(), SIOCOUTQNSD, unsent)
+        most = max(most, unsent[0])
         s.sendall(data[off:off + chunk])
     s.close()
-    ok("sent %d bytes in send() calls of %d" % (size, chunk))
+    ok("sent %d bytes in send() calls of %d; most unsent before a call %d"
+       % (size, chunk, most))
 
 
 def cmd_verify(proto, host, port, size):

@@ -31,7 +31,12 @@
 #     the receiver's pulls, one per packet, kept only those 6 in flight
 #     for the whole transfer (a bulk flow of the fabric permutation at a
 #     third of init_window, its goodput bounded by 6 packets per round
-#     trip).
+#     trip);
+#   - what circulates is topped up to the window for new data: 4 KB
+#     every 50 ms over the same round trip (each write ends with LAST,
+#     and the receiver drops the pulls it owed) leaves at once, as over
+#     TCP; before, 2-3 packets kept circulating and most of the data was
+#     still unsent at the last write.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -41,7 +46,7 @@ ndp_lib_require_cmd python3 tc
 ndp_lib_load_modules sch_netem sch_ndp
 helper=$(dirname "$0")/ndp_life.py
 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 7
+ndp_lib_plan 8
 
 size=$((1024 * 1024))
 chunk=$((64 * 1024))
@@ -201,6 +206,42 @@ topped()
 }
 ndp_lib_check "first write smaller than the window: the next one sends the rest" \
 	topped
+ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
+# bursts: the same round trip, 256 KB in 4 KB writes (3 packets) 50 ms
+# apart and a receiver pulling 10 Mbit/s: the writer offers 6 packets
+# per round trip, well within init_window, and each write ends with LAST
+# (the receiver then drops the pulls it still owed).  Each write should
+# leave at once, as over TCP (1 KB unsent at most in the same run);
+# before the top-up, 2-3 packets kept circulating and 190 KB of the
+# 256 KB were still unsent when the last write came.
+bursts()
+{
+	local port d vpid most s0 s1 rc=0
+
+	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=10
+	port=$(xfer_next_port)
+	d=$(mktemp -d "$XFER_TMP/bursts.XXXXXX")
+	ip netns exec "$ns_b" python3 "$helper" verify 10.0.1.2 "$port" \
+		$((256 * 1024)) >"$d/verify.out" 2>&1 &
+	vpid=$!
+	xfer_wait_file "$d/verify.out" listening 20 || { cat "$d/verify.out"; return 1; }
+	s0=$(xfer_stats "$ns_a")
+	ip netns exec "$ns_a" python3 "$helper" chunks 10.0.1.2 "$port" \
+		$((256 * 1024)) 4096 0 50 >"$d/chunks.out" 2>&1 || rc=1
+	wait $vpid || rc=1
+	s1=$(xfer_stats "$ns_a")
+	cat "$d/chunks.out" "$d/verify.out"
+	most=$(sed -n 's/.*most unsent before a call \([0-9]*\).*/\1/p' "$d/chunks.out")
+	echo "most unsent before a write: ${most:-?} bytes (want at most 8192)," \
+	     "WindowTopUps $(xfer_delta "$s0" "$s1" "$ns_a" WindowTopUps)," \
+	     "PushWindows $(xfer_delta "$s0" "$s1" "$ns_a" PushWindows)," \
+	     "InPulls $(xfer_delta "$s0" "$s1" "$ns_a" InPulls)," \
+	     "OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)" |
+		tee "$XFER_TMP/paced.last"
+	[ -n "$most" ] && [ "$most" -le 8192 ] && return $rc
+	return 1
+}
+ndp_lib_check "bursts ending in LAST: each write leaves at once" bursts
 ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done
