@@ -120,31 +120,43 @@ ndp_lib_check "v4 with feedback: $size bytes in $chunk-byte send() calls, intact
 s1=$(xfer_stats "$ns_a")
 ndp_lib_info "with feedback: OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData) Rtos $(xfer_delta "$s0" "$s1" "$ns_a" Rtos) RtoProbes $(xfer_delta "$s0" "$s1" "$ns_a" RtoProbes)"
 
-# paced PUSH_MAX TRIM_MAX SNDBUF GAP_MS SIZE CHUNK: one transfer of SIZE
-# bytes in CHUNK-byte writes GAP_MS apart through a SNDBUF send buffer
-# (0: all of it); at most PUSH_MAX windows pushed (PushWindows at the
-# sender) and TRIM_MAX trimmed headers at the receiver (InTrimmed).
-paced()
+# chunked SIZE CHUNK SNDBUF GAP_MS: one transfer of SIZE bytes in
+# CHUNK-byte writes GAP_MS apart through a SNDBUF send buffer (0: all of
+# it), checked intact at the receiver; the counters of both hosts before
+# and after are left in $c0 and $c1, the writer's report in
+# $cdir/chunks.out.
+chunked()
 {
-	local push_max=$1 trim_max=$2 sndbuf=$3 gap=$4 size=$5 chunk=$6
-	local port d vpid s0 s1 push trim rc=0
+	local size=$1 chunk=$2 sndbuf=$3 gap=$4 port vpid rc=0
 
 	port=$(xfer_next_port)
-	d=$(mktemp -d "$XFER_TMP/paced.XXXXXX")
+	cdir=$(mktemp -d "$XFER_TMP/chunked.XXXXXX")
 	ip netns exec "$ns_b" python3 "$helper" verify 10.0.1.2 "$port" "$size" \
-		>"$d/verify.out" 2>&1 &
+		>"$cdir/verify.out" 2>&1 &
 	vpid=$!
-	xfer_wait_file "$d/verify.out" listening 20 || { cat "$d/verify.out"; return 1; }
-	s0=$(xfer_stats "$ns_a" "$ns_b")
+	xfer_wait_file "$cdir/verify.out" listening 20 ||
+		{ cat "$cdir/verify.out"; return 1; }
+	c0=$(xfer_stats "$ns_a" "$ns_b")
 	ip netns exec "$ns_a" python3 "$helper" chunks 10.0.1.2 "$port" "$size" \
-		"$chunk" "$sndbuf" "$gap" || rc=1
+		"$chunk" "$sndbuf" "$gap" >"$cdir/chunks.out" 2>&1 || rc=1
 	wait $vpid || rc=1
-	s1=$(xfer_stats "$ns_a" "$ns_b")
-	cat "$d/verify.out"
-	push=$(xfer_delta "$s0" "$s1" "$ns_a" PushWindows)
-	trim=$(xfer_delta "$s0" "$s1" "$ns_b" InTrimmed)
+	c1=$(xfer_stats "$ns_a" "$ns_b")
+	cat "$cdir/chunks.out" "$cdir/verify.out"
+	return $rc
+}
+
+# paced PUSH_MAX TRIM_MAX SNDBUF GAP_MS SIZE CHUNK: chunked, with at most
+# PUSH_MAX windows pushed (PushWindows at the sender) and TRIM_MAX
+# trimmed headers at the receiver (InTrimmed).
+paced()
+{
+	local push_max=$1 trim_max=$2 push trim rc=0
+
+	chunked "$5" "$6" "$3" "$4" || rc=1
+	push=$(xfer_delta "$c0" "$c1" "$ns_a" PushWindows)
+	trim=$(xfer_delta "$c0" "$c1" "$ns_b" InTrimmed)
 	echo "PushWindows $push (at most $push_max), InTrimmed $trim (at most $trim_max)," \
-	     "OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)" | tee "$XFER_TMP/paced.last"
+	     "OutData $(xfer_delta "$c0" "$c1" "$ns_a" OutData)" | tee "$XFER_TMP/paced.last"
 	[ "$push" -le "$push_max" ] && [ "$trim" -le "$trim_max" ] && return $rc
 	return 1
 }
@@ -182,23 +194,12 @@ ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
 # slower under TCG), so the sender is idle only after the first write.
 topped()
 {
-	local port d vpid s0 s1 uns push rc=0
+	local uns push rc=0
 
 	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=1
-	port=$(xfer_next_port)
-	d=$(mktemp -d "$XFER_TMP/topped.XXXXXX")
-	ip netns exec "$ns_b" python3 "$helper" verify 10.0.1.2 "$port" \
-		$((512 * 1024)) >"$d/verify.out" 2>&1 &
-	vpid=$!
-	xfer_wait_file "$d/verify.out" listening 20 || { cat "$d/verify.out"; return 1; }
-	s0=$(xfer_stats "$ns_a")
-	ip netns exec "$ns_a" python3 "$helper" chunks 10.0.1.2 "$port" \
-		$((512 * 1024)) 8192 0 5 || rc=1
-	wait $vpid || rc=1
-	s1=$(xfer_stats "$ns_a")
-	cat "$d/verify.out"
-	uns=$(xfer_delta "$s0" "$s1" "$ns_a" OutUnsched)
-	push=$(xfer_delta "$s0" "$s1" "$ns_a" PushWindows)
+	chunked $((512 * 1024)) 8192 0 5 || rc=1
+	uns=$(xfer_delta "$c0" "$c1" "$ns_a" OutUnsched)
+	push=$(xfer_delta "$c0" "$c1" "$ns_a" PushWindows)
 	echo "OutUnsched $uns (want $win), PushWindows $push (want 1)" |
 		tee "$XFER_TMP/paced.last"
 	[ "$uns" = "$win" ] && [ "$push" = 1 ] && return $rc
@@ -216,27 +217,16 @@ ndp_lib_info "$(cat "$XFER_TMP/paced.last")"
 # 256 KB were still unsent when the last write came.
 bursts()
 {
-	local port d vpid most s0 s1 rc=0
+	local most rc=0
 
 	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=10
-	port=$(xfer_next_port)
-	d=$(mktemp -d "$XFER_TMP/bursts.XXXXXX")
-	ip netns exec "$ns_b" python3 "$helper" verify 10.0.1.2 "$port" \
-		$((256 * 1024)) >"$d/verify.out" 2>&1 &
-	vpid=$!
-	xfer_wait_file "$d/verify.out" listening 20 || { cat "$d/verify.out"; return 1; }
-	s0=$(xfer_stats "$ns_a")
-	ip netns exec "$ns_a" python3 "$helper" chunks 10.0.1.2 "$port" \
-		$((256 * 1024)) 4096 0 50 >"$d/chunks.out" 2>&1 || rc=1
-	wait $vpid || rc=1
-	s1=$(xfer_stats "$ns_a")
-	cat "$d/chunks.out" "$d/verify.out"
-	most=$(sed -n 's/.*most unsent before a call \([0-9]*\).*/\1/p' "$d/chunks.out")
+	chunked $((256 * 1024)) 4096 0 50 || rc=1
+	most=$(sed -n 's/.*most unsent before a call \([0-9]*\).*/\1/p' "$cdir/chunks.out")
 	echo "most unsent before a write: ${most:-?} bytes (want at most 8192)," \
-	     "WindowTopUps $(xfer_delta "$s0" "$s1" "$ns_a" WindowTopUps)," \
-	     "PushWindows $(xfer_delta "$s0" "$s1" "$ns_a" PushWindows)," \
-	     "InPulls $(xfer_delta "$s0" "$s1" "$ns_a" InPulls)," \
-	     "OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)" |
+	     "WindowTopUps $(xfer_delta "$c0" "$c1" "$ns_a" WindowTopUps)," \
+	     "PushWindows $(xfer_delta "$c0" "$c1" "$ns_a" PushWindows)," \
+	     "InPulls $(xfer_delta "$c0" "$c1" "$ns_a" InPulls)," \
+	     "OutData $(xfer_delta "$c0" "$c1" "$ns_a" OutData)" |
 		tee "$XFER_TMP/paced.last"
 	[ -n "$most" ] && [ "$most" -le 8192 ] && return $rc
 	return 1
