@@ -1289,14 +1289,18 @@ static bool ndp_may_push_window(const struct ndp_sock *nsk)
 	return !nsk->unsched && !nsk->rtx_pending && !ndp_expects_pull(nsk);
 }
 
-/* Packets sent and not acknowledged (NACKed ones included). */
-static u32 ndp_sent_unacked_count(const struct ndp_sock *nsk)
+/*
+ * Packets sent and not acknowledged (NACKed ones included), counted up
+ * to @max: ndp_push() asks after every batch of packets received while
+ * data waits, and only whether they fill what is left of the window.
+ */
+static u32 ndp_sent_unacked_count(const struct ndp_sock *nsk, u32 max)
 {
 	struct sk_buff *skb;
 	u32 n = 0;
 
-	for (skb = skb_rb_first(&nsk->sndq); skb && skb != nsk->send_head;
-	     skb = skb_rb_next(skb))
+	for (skb = skb_rb_first(&nsk->sndq);
+	     skb && skb != nsk->send_head && n < max; skb = skb_rb_next(skb))
 		n += NDP_SKB_CB(skb)->sent && !NDP_SKB_CB(skb)->acked;
 	return n;
 }
@@ -1321,9 +1325,11 @@ static void ndp_window_top_up(struct sock *sk)
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 w = ndp_dasr_window(sk, READ_ONCE(nn->init_window));
-	u32 used = ndp_sent_unacked_count(nsk) + nsk->pulls_owed +
-		   nsk->credit + nsk->unsched;
+	u32 used = nsk->pulls_owed + nsk->credit + nsk->unsched;
 
+	if (used >= w)
+		return;
+	used += ndp_sent_unacked_count(nsk, w - used);
 	if (used >= w)
 		return;
 	nsk->unsched += w - used;
