@@ -187,6 +187,7 @@ static bool ndp_rcv_nack(struct sock *sk, u32 psn, u8 path, bool rts)
 						  NDP_PATH_FB_NACK);
 	cb->rtx = 1;
 	nsk->rtx_pending++;
+	nsk->topup_held = true;
 	if (nsk->idle) {
 		/* It was our LAST: the peer owes us a pull for it. */
 		nsk->idle = false;

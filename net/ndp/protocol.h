@@ -444,6 +444,10 @@ struct ndp_dst_slot {
  * @rtx_pending: packets in @sndq marked for retransmission.
  * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
  *	(once @peer_synced and all sent is acknowledged, see ndp_push()).
+ * @topup_held: a packet of this window was NACKed or came back (RTS):
+ *	the network or the peer is refusing data, so pulls clock the rest
+ *	and the window is not topped up (ndp_window_top_up()) until the
+ *	next one starts.
  * @writer_waiting: a sendmsg() sleeps for send buffer space: more data is
  *	coming, so no packet carries NDP_F_LAST and the peer keeps pulling
  *	(cleared when the write returns or the FIN is queued).
@@ -589,6 +593,7 @@ struct ndp_sock {
 	u32			credit;
 	u32			rtx_pending;
 	bool			idle;
+	bool			topup_held;
 	bool			writer_waiting;
 	bool			first_sent;
 	bool			peer_synced;

@@ -91,7 +91,7 @@ ndp_lib_check "send queue: truesize per payload byte below 2.5" \
 s0=$(xfer_stats "$ns_b")
 ndp_lib_check "default limits: 8 connections of 512K intact" \
 	xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 512K 0 8 300
-s1=$(xfer_stats "$ns_b")
+s1=$(xfer_stats "$ns_b" "$ns_a")
 xfer_expect_delta "default limits: MemDrops stays" "$s0" "$s1" "$ns_b" 0 MemDrops
 
 saved=$(sysctl -n net.ndp.mem)
@@ -133,11 +133,16 @@ time.sleep(3600)' >"$ballast.cli" 2>&1 &
 ndp_lib_at_exit "kill $! 2>/dev/null"
 ndp_lib_check "ballast: protocol memory above the pressure limit" \
 	ndp_lib_wait 60000 mem_above 160
+if ! mem_above 160 >/dev/null; then
+	ndp_lib_info "ballast server: $(cat "$ballast.srv")" \
+		"client: $(cat "$ballast.cli")"
+	ip netns exec "$ns_a" cat /proc/net/ndp_socks | sed "s/^/# /"
+fi
 ndp_lib_check "limits set to 64 128 1024 pages" sysctl -qw net.ndp.mem="64 128 1024"
 ndp_lib_info "protocol memory at the low limits: $(ndp_mem_pages) pages"
 ndp_lib_check "low limits: 8 connections of 512K intact" \
 	xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 512K 0 8 300
-s2=$(xfer_stats "$ns_b")
+s2=$(xfer_stats "$ns_b" "$ns_a")
 xfer_expect_moved "low limits: MemDrops moved" "$s1" "$s2" "$ns_b" MemDrops
 ndp_lib_info "protocol memory after the transfers: $(ndp_mem_pages) pages"
 # A refused packet is pulled again only once the reader made room
@@ -155,6 +160,9 @@ ndp_lib_info "receiver: MemDrops $d_mem InData $d_data" \
 	"RcvQDrops $(xfer_delta "$s1" "$s2" "$ns_b" RcvQDrops)" \
 	"OutNacks $(xfer_delta "$s1" "$s2" "$ns_b" OutNacks)" \
 	"OutPulls $(xfer_delta "$s1" "$s2" "$ns_b" OutPulls)"
+ndp_lib_info "sender: WindowTopUps $(xfer_delta "$s1" "$s2" "$ns_a" WindowTopUps)" \
+	"PushWindows $(xfer_delta "$s1" "$s2" "$ns_a" PushWindows)" \
+	"RtxNack $(xfer_delta "$s1" "$s2" "$ns_a" RtxNack)"
 ndp_lib_expect_le "low limits: refusals bounded (MemDrops <= InData / 4)" \
 	$((${d_data:-0} / 4)) "${d_mem:-0}"
 sysctl -qw net.ndp.mem="$saved"

@@ -931,6 +931,8 @@ static int ndp_cmd_recv(int argc, char **argv)
 	}
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
 		ndp_die_errno("bind");
+	/* Lines as they come: a test may wait for one, then stop us. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* Ready: a test may start sending once it sees this line. */
 	fprintf(stderr, "ndp_pktgen: receiving\n");
 
