@@ -290,14 +290,14 @@ enum ndp_admit_verdict ndp_admit_check(struct sock *lsk, u16 proof)
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
 	ndp_sock_assert_locked(lsk);
-	if (READ_ONCE(lsk->sk_ack_backlog) - lnsk->unproven >
+	if (READ_ONCE(lsk->sk_ack_backlog) - lnsk->admit.unproven >
 	    READ_ONCE(lsk->sk_max_ack_backlog)) {
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_LISTENOVERFLOWS);
 		return NDP_ADMIT_DROP;
 	}
 	if (proof)
 		return NDP_ADMIT_OPEN;
-	if (lnsk->unproven >= ndp_admit_budget(lsk)) {
+	if (lnsk->admit.unproven >= ndp_admit_budget(lsk)) {
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_ADMITLISTENERFULL);
 		return NDP_ADMIT_CHALLENGE;
 	}
@@ -327,8 +327,8 @@ void ndp_admit_queued(struct sock *lsk, struct ndp_sock *child, u16 proof)
 		NDP_INC_STATS(sock_net(lsk), NDP_MIB_ADDRVALIDATED);
 		return;
 	}
-	child->admit_unproven = true;
-	lnsk->unproven++;
+	child->admit.held = true;
+	lnsk->admit.unproven++;
 	atomic_inc(&ndp_pernet(sock_net(lsk))->admit->embryonic);
 }
 
@@ -338,10 +338,10 @@ void ndp_admit_dequeued(struct sock *lsk, struct ndp_sock *child)
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
 	ndp_sock_assert_locked(lsk);
-	if (!child->admit_unproven)
+	if (!child->admit.held)
 		return;
-	child->admit_unproven = false;
-	lnsk->unproven--;
+	child->admit.held = false;
+	lnsk->admit.unproven--;
 	atomic_dec(&ndp_pernet(sock_net(lsk))->admit->embryonic);
 }
 
@@ -423,7 +423,7 @@ void ndp_admit_send_token(struct sock *sk, struct sk_buff_head *xmitq)
 	siphash_key_t key;
 
 	ndp_sock_assert_locked(sk);
-	nsk->token_sent = true;
+	nsk->admit.token_sent = true;
 	skb = ndp_ctrl_skb(sk, NDP_PKT_TOKEN, 0, 0);
 	if (!skb)
 		return;
@@ -516,15 +516,16 @@ static bool ndp_admit_token_find(struct net *net, const struct ndp_flow *fl,
 u16 ndp_admit_tx_flags(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_sock_admit *ad = &nsk->admit;
 
-	if (nsk->echo_ok)
+	if (ad->echo_ok)
 		return NDP_F_ECHO;
-	if (!nsk->token_looked) {
-		nsk->token_looked = true;
-		nsk->token_ok = ndp_admit_token_find(sock_net(sk), &nsk->flow,
-						     &nsk->token);
+	if (!ad->token_looked) {
+		ad->token_looked = true;
+		ad->token_ok = ndp_admit_token_find(sock_net(sk), &nsk->flow,
+						    &ad->token);
 	}
-	return nsk->token_ok ? NDP_F_TOKEN : 0;
+	return ad->token_ok ? NDP_F_TOKEN : 0;
 }
 
 /* The field those flags fill in the header @nh. */
@@ -533,7 +534,7 @@ void ndp_admit_tx_fill(struct sock *sk, struct ndphdr *nh, u16 flags)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	if (flags & NDP_F_ECHO)
-		nh->pull = htonl(nsk->echo_cookie);
+		nh->pull = htonl(nsk->admit.echo_cookie);
 	else if (flags & NDP_F_TOKEN)
-		nh->pull = htonl(nsk->token);
+		nh->pull = htonl(nsk->admit.token);
 }

@@ -204,9 +204,9 @@ static void ndp_dasr_flow_start(struct sock *sk, struct ndp_net *nn)
 		ndp_dasr_count(nn, p);
 	}
 	spin_unlock_bh(&nn->dasr->lock);
-	nsk->dasr_rx = p;
+	nsk->dasr.rx = p;
 	/* No room: not retried before this window ends (ndp_dasr_rcv_done). */
-	nsk->dasr_full = !p;
+	nsk->dasr.full = !p;
 }
 
 /*
@@ -217,10 +217,10 @@ static void ndp_dasr_flow_end(struct sock *sk)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
-	struct ndp_dasr_peer *p = nsk->dasr_rx;
+	struct ndp_dasr_peer *p = nsk->dasr.rx;
 
-	nsk->dasr_rx = NULL;
-	nsk->dasr_last_valid = false;
+	nsk->dasr.rx = NULL;
+	nsk->dasr.last_valid = false;
 	if (!p)
 		return;
 	spin_lock_bh(&nn->dasr->lock);
@@ -238,16 +238,16 @@ void ndp_dasr_rcv(struct sock *sk, u32 psn, u16 flags)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
-	struct ndp_dasr_peer *p = nsk->dasr_rx;
+	struct ndp_dasr_peer *p = nsk->dasr.rx;
 
 	ndp_sock_assert_locked(sk);
 	if (flags & NDP_F_LAST &&
-	    (!nsk->dasr_last_valid || ndp_after(psn, nsk->dasr_last_psn))) {
-		nsk->dasr_last_psn = psn;
-		nsk->dasr_last_valid = true;
+	    (!nsk->dasr.last_valid || ndp_after(psn, nsk->dasr.last_psn))) {
+		nsk->dasr.last_psn = psn;
+		nsk->dasr.last_valid = true;
 	}
 	if (!p) {
-		if (!nsk->dasr_full && READ_ONCE(nn->dasr_idle_ms))
+		if (!nsk->dasr.full && READ_ONCE(nn->dasr_idle_ms))
 			ndp_dasr_flow_start(sk, nn);
 		return;
 	}
@@ -268,11 +268,11 @@ void ndp_dasr_rcv_done(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	if (!nsk->dasr_last_valid ||
-	    !ndp_after(nsk->rcv_nxt, nsk->dasr_last_psn) ||
+	if (!nsk->dasr.last_valid ||
+	    !ndp_after(nsk->rcv_nxt, nsk->dasr.last_psn) ||
 	    nsk->rcv_nxt != nsk->rcv_high)
 		return;
-	nsk->dasr_full = false;
+	nsk->dasr.full = false;
 	ndp_dasr_flow_end(sk);
 }
 
@@ -314,7 +314,7 @@ void ndp_dasr_heard(struct sock *sk, u16 n)
 	struct ndp_dasr_peer *p;
 
 	ndp_sock_assert_locked(sk);
-	nsk->dasr_peer_n = n;
+	nsk->dasr.peer_n = n;
 	if (!READ_ONCE(nn->dasr_idle_ms))
 		return;
 	rcu_read_lock();
@@ -357,7 +357,7 @@ u32 ndp_dasr_window(struct sock *sk, u32 iw)
 	rcu_read_unlock();
 	/* No room in the table: what this connection heard itself. */
 	if (!p && time_before(jiffies, nsk->heard + idle))
-		n = nsk->dasr_peer_n;
+		n = nsk->dasr.peer_n;
 	if (n <= 1)
 		return iw;
 	w = DIV_ROUND_UP(iw, min(n, iw));

@@ -95,11 +95,11 @@ static int ndp_diag_fill(struct sock *sk, struct sk_buff *skb,
 	r->idiag_timer = 0;
 	r->idiag_retrans = 0;
 	r->idiag_expires = 0;
-	expires = READ_ONCE(nsk->rto_timer.expires);
-	if (timer_pending(&nsk->rto_timer)) {
+	expires = READ_ONCE(nsk->rto.timer.expires);
+	if (timer_pending(&nsk->rto.timer)) {
 		/* As TCP's retransmission timer ("timer:(on,...)" in ss). */
 		r->idiag_timer = 1;
-		r->idiag_retrans = READ_ONCE(nsk->retries);
+		r->idiag_retrans = READ_ONCE(nsk->rto.retries);
 		r->idiag_expires = jiffies_delta_to_msecs(expires - jiffies);
 	}
 

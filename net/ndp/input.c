@@ -149,12 +149,12 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
 	if (nsk->snd_una == una)
 		return false;
 	nsk->ever_acked = true;
-	nsk->orphan_rtos = 0;
+	nsk->rto.orphan_rtos = 0;
 	/* Progress: an earlier ICMP error was transient (as TCP). */
 	if (READ_ONCE(sk->sk_err_soft))
 		WRITE_ONCE(sk->sk_err_soft, 0);
 	/* The oldest packet in flight arrived: the backoff ends. */
-	nsk->backoff = 0;
+	nsk->rto.backoff = 0;
 	if (RB_EMPTY_ROOT(&nsk->sndq)) {
 		/* All acknowledged after LAST: the peer dropped the pulls it
 		 * owed us.  Without LAST it still owes them: they pay for
@@ -269,7 +269,7 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 	struct sk_buff *skb;
 
 	NDP_INC_STATS(net, NDP_MIB_INRTS);
-	nsk->st_rts_rcvd++;
+	nsk->st.rts_rcvd++;
 	trace_ndp_rts(sk, psn, path);
 	skb = ndp_sndq_find(nsk, psn);
 	if (!skb || !ndp_rcv_nack(sk, psn, path, true))
@@ -282,7 +282,7 @@ static void ndp_rcv_rts(struct sock *sk, u32 psn, u8 path,
 		NDP_INC_STATS(net, NDP_MIB_RTSWAITPULL);
 		return;
 	}
-	nsk->st_rtx_rts++;
+	nsk->st.rtx_rts++;
 	ndp_resend_now(sk, skb, xmitq);
 }
 
@@ -365,7 +365,7 @@ static struct sk_buff *ndp_send_ctrl(struct sock *sk, u8 type, u32 psn,
 	NDP_INC_STATS(net, type == NDP_PKT_ACK ? NDP_MIB_OUTACKS :
 						  NDP_MIB_OUTNACKS);
 	if (type == NDP_PKT_NACK)
-		ndp_sk(sk)->st_nacks_sent++;
+		ndp_sk(sk)->st.nacks_sent++;
 	__skb_queue_tail(xmitq, skb);
 	return skb;
 }
@@ -714,7 +714,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		 */
 		if (cause == NDP_TRIM_LAST_HOP && !ce)
 			nack_path = 0;
-		nsk->st_trims_rcvd++;
+		nsk->st.trims_rcvd++;
 		trace_ndp_trim(sk, psn, nh->path, cause, ce);
 	}
 
@@ -737,7 +737,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 
 	NDP_INC_STATS(net, NDP_MIB_INDATA);
-	nsk->st_data_rcvd++;
+	nsk->st.data_rcvd++;
 	NDP_SKB_CB(skb)->psn = psn;
 	NDP_SKB_CB(skb)->offset = 0;
 	NDP_SKB_CB(skb)->flags = flags & NDP_F_FIN;
@@ -838,13 +838,13 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	switch (nh->type) {
 	case NDP_PKT_ACK:
 		NDP_INC_STATS(net, NDP_MIB_INACKS);
-		nsk->st_acks_rcvd++;
-		if ((flags & NDP_F_DUP) && acks == 1 && nsk->rto_psn_valid &&
-		    psn == nsk->rto_psn) {
+		nsk->st.acks_rcvd++;
+		if ((flags & NDP_F_DUP) && acks == 1 && nsk->rto.psn_valid &&
+		    psn == nsk->rto.psn) {
 			/* The packet the timer resent had arrived. */
-			nsk->rto_psn_valid = false;
-			nsk->backoff = 0;
-			nsk->st_rto_spurious++;
+			nsk->rto.psn_valid = false;
+			nsk->rto.backoff = 0;
+			nsk->st.rto_spurious++;
 			NDP_INC_STATS(net, NDP_MIB_RTOSPURIOUS);
 		}
 		ndp_rcv_owed(nsk, psn, acks);
@@ -853,7 +853,7 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 		break;
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
-		nsk->st_nacks_rcvd++;
+		nsk->st.nacks_rcvd++;
 		trace_ndp_nack(sk, psn, nh->path);
 		ndp_rcv_owed(nsk, psn, 1);
 		progress = ndp_rcv_ack(sk, 0, 0, cum, 0, false);
@@ -869,7 +869,7 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 		progress |= ndp_rcv_pull(sk, ntohl(nh->pull), xmitq);
 	}
 	if (progress)
-		nsk->retries = 0;
+		nsk->rto.retries = 0;
 }
 
 /*
@@ -896,8 +896,8 @@ static enum skb_drop_reason ndp_rcv_challenge(struct sock *sk,
 		return SKB_DROP_REASON_INVALID_PROTO;
 	}
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_INCHALLENGES);
-	nsk->echo_cookie = ntohl(nh->pull);
-	nsk->echo_ok = true;
+	nsk->admit.echo_cookie = ntohl(nh->pull);
+	nsk->admit.echo_ok = true;
 	if (ndp_rcv_nack(sk, psn, U8_MAX, false))
 		ndp_resend_now(sk, skb, xmitq);
 	return NDP_SKB_CONSUMED;
@@ -1003,7 +1003,7 @@ static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
 	if (nsk->send_head || nsk->amp_blocked)
 		ndp_push(sk, xmitq);
 	/* The peer proved its address: a token for its next connections. */
-	if (nsk->passive && nsk->addr_ok && !nsk->token_sent)
+	if (nsk->passive && nsk->addr_ok && !nsk->admit.token_sent)
 		ndp_admit_send_token(sk, xmitq);
 	if (nsk->fin_acked)
 		ndp_try_finish(sk, xmitq);

@@ -1377,7 +1377,7 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 	 * sends it if they do not come (timer.c).
 	 */
 	if (nsk->send_head && !nsk->credit && !nsk->amp_blocked &&
-	    !timer_pending(&nsk->rto_timer))
+	    !timer_pending(&nsk->rto.timer))
 		ndp_rto_arm(sk);
 }
 
@@ -1394,7 +1394,7 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 			break;
 		if (nsk->rtx_pending && ndp_send_one_rtx(sk, amp, xmitq)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTXNACK);
-			nsk->st_rtx_nack++;
+			nsk->st.rtx_nack++;
 		} else if (nsk->send_head) {
 			ndp_send_new(sk, amp, xmitq);
 		} else {
@@ -1432,7 +1432,7 @@ bool ndp_oldest_unreported(struct ndp_sock *nsk, u64 *sent_ns)
 /*
  * RTO: resend up to @max packets sent at or before @cutoff_ns and never
  * reported on, oldest psn first; returns the count.  NACKed packets wait
- * for their pulls.  The last one resent is remembered (@rto_psn) to
+ * for their pulls.  The last one resent is remembered (&ndp_rto.psn) to
  * detect a spurious expiry.
  */
 int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
@@ -1460,8 +1460,8 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
 		if (skb_rb_next(skb) == nsk->send_head)
 			flags |= ndp_last_flag(nsk);
-		nsk->rto_psn = cb->psn;
-		nsk->rto_psn_valid = true;
+		nsk->rto.psn = cb->psn;
+		nsk->rto.psn_valid = true;
 		ndp_send_data(sk, skb, flags, xmitq);
 		n++;
 	}

@@ -169,7 +169,7 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 		   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
 		   sk->sk_wmem_queued, pulls.pending,
 		   pulls.blocked, pulls.linked,
-		   nsk->hole_nacked, nsk->retries, nsk->rto_us);
+		   nsk->hole_nacked, nsk->rto.retries, nsk->rto.us);
 	unlock_sock_fast(sk, slow);
 }
 

@@ -264,7 +264,7 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
  *	what was pulled so far; pulls may leave while it is not after now,
  *	and it never lags now by more than the bank (pull.c).
  * @interval_ns: link time of the last pull issued (its cost).
- * @pass: timer expiries so far; with &ndp_sock.pq_pass, bounds what one
+ * @pass: timer expiries so far; with &ndp_sock_pull.pass, bounds what one
  *	expiry pulls for a socket by its free receive room.
  * @mtu: device MTU (size of a pull of unknown size); follows the device.
  * @rate_mbps: device speed read under RTNL (0 = unknown); follows it.
@@ -366,6 +366,162 @@ struct ndp_dst_slot {
 };
 
 /**
+ * struct ndp_sock_admit - a connection's admission state (admit.c)
+ * @unproven: listener: children on its accept queue created by unproven
+ *	first windows.
+ * @held: child: counted in its listener's @unproven and in
+ *	&ndp_admit_net.embryonic while on the accept queue.
+ * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
+ *	packet sent from now on echoes it (NDP_F_ECHO).
+ * @echo_cookie: that cookie.
+ * @token_sent: passive side: the TOKEN was sent.
+ * @token_looked: active side: the token cache was consulted ...
+ * @token_ok: ... and had @token for the peer's address.
+ * @token: that token.
+ *
+ * Under the socket lock.
+ */
+struct ndp_sock_admit {
+	u32		unproven;
+	bool		held;
+	bool		echo_ok;
+	bool		token_sent;
+	bool		token_looked;
+	bool		token_ok;
+	u32		echo_cookie;
+	u32		token;
+};
+
+/**
+ * struct ndp_rto - a connection's retransmission timeout (timer.c)
+ * @timer: the timer (holds a socket reference when armed).
+ * @us: current timeout before backoff, microseconds (rtt.c: from the RTT
+ *	estimate, or the peer cache, or net.ndp.rto_init_us).
+ * @backoff: expiries since the oldest packet in flight was last
+ *	acknowledged; the timer waits @us << @backoff (at most
+ *	net.ndp.rto_max_us).
+ * @late: the timer ran late and was given one more tick.
+ * @psn_valid: @psn is set ...
+ * @psn: ... to the last packet an expiry resent: an ACK marked NDP_F_DUP
+ *	for it shows the expiry was spurious.
+ * @retries: expiries since the peer last made progress (acknowledged,
+ *	NACKed or validly pulled something of ours).
+ * @orphan_rtos: expiries since something was last acknowledged.
+ *
+ * Under the socket lock; the handler takes it (or defers to
+ * ndp_release_cb(): NDP_RTO_DEFERRED).
+ */
+struct ndp_rto {
+	struct timer_list	timer;
+	u32			us;
+	u8			backoff;
+	bool			late;
+	bool			psn_valid;
+	u32			psn;
+	u32			retries;
+	u32			orphan_rtos;
+};
+
+/**
+ * struct ndp_rtt - a connection's RTT estimate (rtt.c)
+ * @srtt_us8: smoothed RTT, microseconds times 8 (0: no sample yet).
+ * @rttvar_us4: RTT variation, microseconds times 4.
+ * @min_us: minimum RTT over the last NDP_MIN_RTT_WIN or so, microseconds
+ *	(0: no sample).
+ * @min_stamp: jiffies of the sample @min_us came from.
+ * @samples: samples taken (Karn's rule: from packets sent once).
+ * @last_us: the latest sample, microseconds.
+ *
+ * Under the socket lock.
+ */
+struct ndp_rtt {
+	u32	srtt_us8;
+	u32	rttvar_us4;
+	u32	min_us;
+	u32	min_stamp;
+	u32	samples;
+	u32	last_us;
+};
+
+/**
+ * struct ndp_sock_pull - a receiving connection's place in its pull queue
+ * @node: in one of the queue's bands while it has pending pulls.
+ * @linked: on @node.
+ * @blocked: pulls held back because the receive buffer is full.
+ * @mem_out: beyond the protocol memory's pressure limit, a pull is out:
+ *	the next one waits for the packet it brings ("Receive memory").
+ * @pending: pulls owed to the peer, not yet sent.
+ * @bytes: sum of the packet sizes @pending are expected to bring.
+ * @pass: the &ndp_pullq.pass in which @pass_n pulls were issued.
+ * @pass_n: pulls issued to this connection in that timer expiry.
+ * @ctr: pulls sent so far (&ndphdr.pull).
+ *
+ * Written under the lock of the socket's queue (ndp_sock.pq), reached
+ * through ndp_sock_pull() which asserts it; lockless readers use
+ * READ_ONCE() and say why.  pull.c only.
+ */
+struct ndp_sock_pull {
+	struct list_head	node;
+	bool			linked;
+	bool			blocked;
+	bool			mem_out;
+	u32			pending;
+	u64			bytes;
+	u32			pass;
+	u32			pass_n;
+	u32			ctr;
+};
+
+/**
+ * struct ndp_sock_stats - a connection's own counters
+ * @rtx_nack: @rtx_timeout: @rtx_rts: DATA retransmissions by cause
+ *	(pulled after a NACK, by the RTO, at once after a return to sender).
+ * @rtos: RTO expiries that resent a packet presumed lost.
+ * @rto_spurious: RTO expiries found spurious (the peer reported the
+ *	packet the timer resent as a duplicate).
+ * @acks_rcvd: @nacks_rcvd: @rts_rcvd: feedback on our DATA.
+ * @data_rcvd: DATA packets accepted.
+ * @trims_rcvd: trimmed headers received.
+ * @nacks_sent: NACKs sent.
+ *
+ * Under the socket lock; NDP_INFO and sock_diag (ndp_get_info()) read
+ * them under it too.
+ */
+struct ndp_sock_stats {
+	u32	rtx_nack;
+	u32	rtx_timeout;
+	u32	rtx_rts;
+	u32	rtos;
+	u32	rto_spurious;
+	u32	acks_rcvd;
+	u32	nacks_rcvd;
+	u32	rts_rcvd;
+	u32	data_rcvd;
+	u32	trims_rcvd;
+	u32	nacks_sent;
+};
+
+/**
+ * struct ndp_sock_dasr - a connection's DASR state (dasr.c)
+ * @rx: receiver: the DASR entry of the peer while this connection has a
+ *	flow counted on it, else NULL.
+ * @last_psn: receiver: highest psn seen marked LAST ...
+ * @last_valid: ... if any since the flow started.
+ * @full: receiver: the DASR table had no room for this window's flow;
+ *	not retried before the window ends.
+ * @peer_n: sender: the nsenders the peer advertised last.
+ *
+ * Under the socket lock.
+ */
+struct ndp_sock_dasr {
+	struct ndp_dasr_peer	*rx;
+	u32			last_psn;
+	bool			last_valid;
+	bool			full;
+	u16			peer_n;
+};
+
+/**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
  * @bind_node: in &ndp_hash_net.bind_hash while @bound.
@@ -390,16 +546,7 @@ struct ndp_dst_slot {
  * @amp_blocked: the bound held a packet back; the next packet from the
  *	peer tries again.
  * @born: jiffies the connection was created (embryonic timeout).
- * @unproven: listener: children on @accept_q created by unproven first
- *	windows (admit.c), under the socket lock.
- * @admit_unproven: child: counted in its listener's @unproven and in
- *	&ndp_admit_net.embryonic while on the accept queue.
- * @echo_ok: active side: @echo_cookie came in a CHALLENGE; every SYN
- *	packet sent from now on echoes it (NDP_F_ECHO).
- * @echo_cookie: that cookie.
- * @token_sent: passive side: the TOKEN was sent (admit.c).
- * @token_looked: active side: the token cache was consulted ...
- * @token_ok: ... and had @token for the peer's address.
+ * @admit: admission state (admit.c).
  * @nonce: connection nonce (0 until connected).
  * @flow: addresses, ports and nonce of the connection (set once connected;
  *	immutable afterwards, so readable without the socket lock).
@@ -456,25 +603,8 @@ struct ndp_dst_slot {
  *	isn and can place packets without SYN.
  * @fin_queued: a FIN packet is in @sndq.
  * @fin_acked: our FIN was acknowledged.
- * @rto_timer: retransmission timer (holds a socket reference when armed).
- * @rto_us: current timeout before backoff, microseconds (rtt.c: from
- *	@srtt_us8 and @rttvar_us4, or the peer cache, or net.ndp.rto_init_us).
- * @backoff: RTO expiries since the oldest packet in flight was last
- *	acknowledged; the timer waits @rto_us << @backoff (at most
- *	net.ndp.rto_max_us).
- * @rto_late: the timer ran late and was given one more tick (timer.c).
- * @srtt_us8: smoothed RTT, microseconds times 8 (0: no sample yet).
- * @rttvar_us4: RTT variation, microseconds times 4.
- * @min_rtt_us: minimum RTT over the last NDP_MIN_RTT_WIN or so,
- *	microseconds (0: no sample).
- * @min_rtt_stamp: jiffies of the sample @min_rtt_us came from.
- * @rtt_samples: RTT samples taken (Karn's rule: from packets sent once).
- * @rtt_last_us: the latest sample, microseconds.
- * @rto_psn: psn of the last packet the RTO resent, while @rto_psn_valid:
- *	an ACK marked NDP_F_DUP for it shows the expiry was spurious.
- * @retries: RTO expiries since the peer last made progress (acknowledged,
- *	NACKed or validly pulled something of ours).
- * @orphan_rtos: RTO expiries since something was last acknowledged.
+ * @rto: retransmission timeout (timer.c).
+ * @rtt: RTT estimate (rtt.c).
  * @heard: jiffies of the peer's last ACK, NACK or PULL (its own data
  *	does not count: it says nothing about the pulls it owes us).
  * @pull_at: jiffies of the last pull counter advance.
@@ -497,32 +627,10 @@ struct ndp_dst_slot {
  * @ifindex: device the peer's data arrives on (picks the pull queue).
  * @pq: pull queue, set on first use, changed under the socket lock and
  *	the old queue's lock; RCU for lockless readers (pull.c).
- * @pq_node: in one of @pq's bands while it has pending pulls.
- * @pq_linked: on @pq_node.
- * @pq_blocked: pulls held back because the receive buffer is full.
- * @pull_pending: pulls owed to the peer, not yet sent.
- * @pull_bytes: sum of the packet sizes @pull_pending are expected to bring.
- * @pq_pass: the &ndp_pullq.pass in which @pq_pass_n pulls were issued.
- * @pq_pass_n: pulls issued to this socket in timer expiry @pq_pass.
- * @pull_ctr: pulls sent so far (&ndphdr.pull).
+ * @pull: the receiver's pulls, under the lock of @pq (pull.c).
  * @bytes_read: bytes the application read (under lock_sock()).
- * @st_rtx_nack: @st_rtx_timeout: @st_rtx_rts: DATA retransmissions by
- *	cause (pulled after a NACK, by the RTO, at once after a return to
- *	sender).
- * @st_rtos: RTO expiries that resent a packet presumed lost.
- * @st_rto_spurious: RTO expiries found spurious (the peer reported the
- *	packet the timer resent as a duplicate).
- * @st_acks_rcvd: @st_nacks_rcvd: @st_rts_rcvd: feedback on our DATA.
- * @st_data_rcvd: DATA packets accepted.
- * @st_trims_rcvd: trimmed headers received.
- * @st_nacks_sent: NACKs sent.
- * @dasr_rx: receiver: the DASR entry of the peer while this connection
- *	has a flow counted on it (dasr.c), else NULL.
- * @dasr_last_psn: receiver: highest psn seen marked LAST ...
- * @dasr_last_valid: ... if any since the flow started.
- * @dasr_full: receiver: the DASR table had no room for this window's
- *	flow; not retried before the window ends.
- * @dasr_peer_n: sender: the nsenders the peer advertised last.
+ * @st: per-connection counters (NDP_INFO, sock_diag).
+ * @dasr: DASR state (dasr.c).
  *
  * @deferred: work a timer or the pull clock found the socket owned by a
  *	user for (NDP_*_DEFERRED bits, each holding a socket reference),
@@ -531,8 +639,7 @@ struct ndp_dst_slot {
  *	NDP_PULL_DEFERRED (the latest: pull counters are cumulative).
  *
  * Everything is under the socket lock (ndp_sock_assert_locked()) unless
- * its line says otherwise.  The st_* counters are read by NDP_INFO and
- * sock_diag (ndp_get_info()) under it too.
+ * its line, or its sub-structure's comment, says otherwise.
  */
 struct ndp_sock {
 	struct inet_sock	inet;
@@ -551,17 +658,10 @@ struct ndp_sock {
 	bool			passive;
 	bool			addr_ok;
 	bool			amp_blocked;
-	bool			admit_unproven;
-	bool			echo_ok;
-	bool			token_sent;
-	bool			token_looked;
-	bool			token_ok;
-	u32			echo_cookie;
-	u32			token;
-	u32			unproven;
 	u64			amp_rx;
 	u64			amp_tx;
 	unsigned long		born;
+	struct ndp_sock_admit	admit;
 	u32			nonce;
 	struct ndp_flow		flow;
 	u32			mss;
@@ -599,20 +699,8 @@ struct ndp_sock {
 	bool			peer_synced;
 	bool			fin_queued;
 	bool			fin_acked;
-	struct timer_list	rto_timer;
-	u32			rto_us;
-	u8			backoff;
-	bool			rto_late;
-	bool			rto_psn_valid;
-	u32			rto_psn;
-	u32			srtt_us8;
-	u32			rttvar_us4;
-	u32			min_rtt_us;
-	u32			min_rtt_stamp;
-	u32			rtt_samples;
-	u32			rtt_last_us;
-	u32			retries;
-	u32			orphan_rtos;
+	struct ndp_rto		rto;
+	struct ndp_rtt		rtt;
 	unsigned long		heard;
 	unsigned long		pull_at;
 	u32			pull_gap8;
@@ -632,37 +720,13 @@ struct ndp_sock {
 
 	int			ifindex;
 	struct ndp_pullq __rcu	*pq;
-	struct list_head	pq_node;
-	bool			pq_linked;
-	bool			pq_blocked;
-	/* Beyond the pressure limit, a pull is out: the next one waits
-	 * for the packet it brings (pull.c, "Receive memory").
-	 */
-	bool			mem_pull_out;
-	u32			pull_pending;
-	u64			pull_bytes;
-	u32			pq_pass;
-	u32			pq_pass_n;
-	u32			pull_ctr;
+	struct ndp_sock_pull	pull;
 
 	u64			bytes_read;
-	u32			st_rtx_nack;
-	u32			st_rtx_timeout;
-	u32			st_rtx_rts;
-	u32			st_rtos;
-	u32			st_rto_spurious;
-	u32			st_acks_rcvd;
-	u32			st_nacks_rcvd;
-	u32			st_rts_rcvd;
-	u32			st_data_rcvd;
-	u32			st_trims_rcvd;
-	u32			st_nacks_sent;
+	struct ndp_sock_stats	st;
 
-	struct ndp_dasr_peer	*dasr_rx;
-	u32			dasr_last_psn;
-	bool			dasr_last_valid;
-	bool			dasr_full;
-	u16			dasr_peer_n;
+	struct ndp_sock_dasr	dasr;
+
 };
 
 /* ipv6_pinfo must be last: 6.1 finds it from the end of the object. */

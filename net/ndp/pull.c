@@ -59,7 +59,7 @@
  * of net.ndp.mem the room is what the socket is sure to be given (one
  * page, ndp_rcv_mem_short()), whatever its buffer size.  Beyond the
  * pressure limit, where out-of-order data is refused (input.c), a socket
- * has one pull out at a time (nsk->mem_pull_out, cleared by the next
+ * has one pull out at a time (nsk->pull.mem_out, cleared by the next
  * DATA or header that arrives for it): a pull issued while the packet
  * before it is still on its way would bring an out-of-order packet to
  * be refused, NACKed and pulled again, round after round until the hole
@@ -108,8 +108,8 @@
  * Locks: the socket lock (owned by a user, or its spinlock held by
  * softirq), then pq->lock, then the table's xa_lock (_bh).  The clock
  * never holds pq->lock while it takes a socket's spinlock.
- * The per-socket pull fields (pull_pending, pull_bytes, pq_node,
- * pq_linked, pq_blocked writes) are under the lock of the socket's queue.
+ * A socket's pull fields (&struct ndp_sock_pull) are written under the
+ * lock of its queue: ndp_sock_pull() asserts it.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -184,11 +184,23 @@ static bool ndp_rcv_mem_pressure(const struct sock *sk)
 	return sk_memory_allocated(sk) > sk_prot_mem_limits(sk, 1);
 }
 
+/*
+ * @nsk's pull fields: written under the lock of its queue @pq, which the
+ * pull clock holds without the socket lock.
+ */
+static struct ndp_sock_pull *ndp_sock_pull(struct ndp_sock *nsk,
+					   struct ndp_pullq *pq)
+	__must_hold(&pq->lock)
+{
+	lockdep_assert_held(&pq->lock);
+	return &nsk->pull;
+}
+
 /* A pull leaves for @nsk: beyond the pressure limit, the only one out. */
 static void ndp_pull_issued(struct ndp_sock *nsk)
 {
 	if (ndp_rcv_mem_pressure((struct sock *)nsk))
-		WRITE_ONCE(nsk->mem_pull_out, true);
+		WRITE_ONCE(nsk->pull.mem_out, true);
 }
 
 /*
@@ -204,7 +216,7 @@ bool ndp_rcv_has_room(const struct sock *sk)
 	const struct ndp_sock *nsk = ndp_sk(sk);
 	int rmem = atomic_read(&sk->sk_rmem_alloc);
 
-	if (READ_ONCE(nsk->mem_pull_out) && ndp_rcv_mem_pressure(sk))
+	if (READ_ONCE(nsk->pull.mem_out) && ndp_rcv_mem_pressure(sk))
 		return false;
 	if (!rmem)
 		return true;
@@ -250,18 +262,18 @@ static u64 ndp_pullq_bank(u64 interval)
 static u32 ndp_pullq_take(struct ndp_pullq *pq, struct ndp_sock *nsk, u64 now)
 	__must_hold(&pq->lock)
 {
-	u32 bytes = div_u64(nsk->pull_bytes, nsk->pull_pending);
+	struct ndp_sock_pull *pl = ndp_sock_pull(nsk, pq);
+	u32 bytes = div_u64(pl->bytes, pl->pending);
 	u64 interval = ndp_pullq_interval(pq, bytes);
 
-	lockdep_assert_held(&pq->lock);
-	nsk->pull_bytes -= bytes;
-	nsk->pull_pending--;
+	pl->bytes -= bytes;
+	pl->pending--;
 	pq->interval_ns = interval;
 	/* Catch up on the time elapsed, but never bank more than the bank. */
 	pq->next_ns = max(pq->next_ns + interval,
 			  now + interval - min(now, ndp_pullq_bank(interval)));
 	ndp_pull_issued(nsk);
-	return ++nsk->pull_ctr;
+	return ++pl->ctr;
 }
 
 /* Read the device's MTU and speed; RTNL held (ethtool needs it). */
@@ -321,7 +333,7 @@ static struct ndp_sock *ndp_pullq_pick(struct ndp_pullq *pq)
 	for (band = NDP_PULL_BANDS - 1; band >= 0; band--) {
 		if (!list_empty(&pq->bands[band]))
 			return list_first_entry(&pq->bands[band],
-						struct ndp_sock, pq_node);
+						struct ndp_sock, pull.node);
 	}
 	return NULL;
 }
@@ -412,6 +424,7 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 	spin_unlock(&pq->lock);
 
 	while (issued < NDP_PULL_BATCH_MAX) {
+		struct ndp_sock_pull *pl;
 		struct ndp_sock *nsk;
 		struct sock *sk;
 		u32 ctr;
@@ -429,31 +442,32 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			break;
 		}
 		sk = (struct sock *)nsk;
-		if (nsk->pull_pending && !ndp_rcv_has_room(sk)) {
-			WRITE_ONCE(nsk->pq_blocked, true);
+		pl = ndp_sock_pull(nsk, pq);
+		if (pl->pending && !ndp_rcv_has_room(sk)) {
+			WRITE_ONCE(pl->blocked, true);
 			/* recvmsg() may free memory at this very moment and
-			 * read pq_blocked before we set it, so not unblock
+			 * read pull.blocked before we set it, so not unblock
 			 * us: set it, then look again.  Pairs with the
 			 * barrier in ndp_pull_unblock().
 			 */
 			smp_mb();
 			if (ndp_rcv_has_room(sk))
-				WRITE_ONCE(nsk->pq_blocked, false);
+				WRITE_ONCE(pl->blocked, false);
 		}
-		if (nsk->pq_blocked || !nsk->pull_pending) {
+		if (pl->blocked || !pl->pending) {
 			/* Held back until recvmsg makes room (or void). */
-			list_del(&nsk->pq_node);
-			nsk->pq_linked = false;
+			list_del(&pl->node);
+			pl->linked = false;
 			pq->active--;
 			spin_unlock(&pq->lock);
 			sock_put(sk);	/* the list's */
 			continue;
 		}
-		if (nsk->pq_pass != pass) {
-			nsk->pq_pass = pass;
-			nsk->pq_pass_n = 0;
+		if (pl->pass != pass) {
+			pl->pass = pass;
+			pl->pass_n = 0;
 		}
-		if (nsk->pq_pass_n >= ndp_rcv_room_pkts(sk)) {
+		if (pl->pass_n >= ndp_rcv_room_pkts(sk)) {
 			/*
 			 * Its free receive room is spoken for: set aside
 			 * until the end of this run, so that the next socket
@@ -461,21 +475,21 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 			 * stays linked; ndp_pull_link() leaves it where it
 			 * is, and an unlink under pq->lock works from here.
 			 */
-			list_move_tail(&nsk->pq_node, &aside);
+			list_move_tail(&pl->node, &aside);
 			spin_unlock(&pq->lock);
 			continue;
 		}
-		nsk->pq_pass_n++;
+		pl->pass_n++;
 		ctr = ndp_pullq_take(pq, nsk, now);
-		if (nsk->pull_pending) {
+		if (pl->pending) {
 			/* Round robin: to the tail; keep a ref for the send. */
-			list_move_tail(&nsk->pq_node,
+			list_move_tail(&pl->node,
 				       &pq->bands[ndp_pull_band(sk)]);
 			sock_hold(sk);
 		} else {
 			/* The list's reference becomes ours. */
-			list_del(&nsk->pq_node);
-			nsk->pq_linked = false;
+			list_del(&pl->node);
+			pl->linked = false;
 			pq->active--;
 		}
 		spin_unlock(&pq->lock);
@@ -508,9 +522,9 @@ static enum hrtimer_restart ndp_pullq_timer(struct hrtimer *timer)
 	spin_lock(&pq->lock);
 	while (!list_empty(&aside)) {
 		struct ndp_sock *nsk = list_first_entry(&aside, struct ndp_sock,
-							pq_node);
+							pull.node);
 
-		list_move_tail(&nsk->pq_node,
+		list_move_tail(&nsk->pull.node,
 			       &pq->bands[ndp_pull_band((struct sock *)nsk)]);
 	}
 	if (pq->active && !pq->dead) {
@@ -627,12 +641,14 @@ static void ndp_pullq_remove(struct ndp_pullq *pq)
 
 	spin_lock_bh(&pq->lock);
 	while ((nsk = ndp_pullq_pick(pq))) {
-		list_del_init(&nsk->pq_node);
-		nsk->pq_linked = false;
+		struct ndp_sock_pull *pl = ndp_sock_pull(nsk, pq);
+
+		list_del_init(&pl->node);
+		pl->linked = false;
 		pq->active--;
-		dropped += nsk->pull_pending;
-		nsk->pull_pending = 0;
-		nsk->pull_bytes = 0;
+		dropped += pl->pending;
+		pl->pending = 0;
+		pl->bytes = 0;
 		spin_unlock_bh(&pq->lock);
 		sock_put((struct sock *)nsk);	/* the list's */
 		spin_lock_bh(&pq->lock);
@@ -662,18 +678,20 @@ static struct ndp_pullq *ndp_sk_pq(struct ndp_sock *nsk)
 static void ndp_pull_leave(struct sock *sk, struct ndp_pullq *pq, int mib)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_sock_pull *pl;
 	bool put = false;
 	u32 dropped;
 
 	ndp_sock_assert_locked(sk);
 	spin_lock_bh(&pq->lock);
-	dropped = nsk->pull_pending;
-	nsk->pull_pending = 0;
-	nsk->pull_bytes = 0;
-	WRITE_ONCE(nsk->pq_blocked, false);
-	if (nsk->pq_linked) {
-		list_del_init(&nsk->pq_node);
-		nsk->pq_linked = false;
+	pl = ndp_sock_pull(nsk, pq);
+	dropped = pl->pending;
+	pl->pending = 0;
+	pl->bytes = 0;
+	WRITE_ONCE(pl->blocked, false);
+	if (pl->linked) {
+		list_del_init(&pl->node);
+		pl->linked = false;
 		pq->active--;
 		put = true;
 	}
@@ -720,15 +738,13 @@ static struct ndp_pullq *ndp_sk_pullq(struct sock *sk)
 static void ndp_pull_link(struct ndp_pullq *pq, struct sock *sk)
 	__must_hold(&pq->lock)
 {
-	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_sock_pull *pl = ndp_sock_pull(ndp_sk(sk), pq);
 
-	lockdep_assert_held(&pq->lock);
-	if (nsk->pq_linked || nsk->pq_blocked || !nsk->pull_pending ||
-	    pq->dead)
+	if (pl->linked || pl->blocked || !pl->pending || pq->dead)
 		return;
 	sock_hold(sk);
-	list_add_tail(&nsk->pq_node, &pq->bands[ndp_pull_band(sk)]);
-	nsk->pq_linked = true;
+	list_add_tail(&pl->node, &pq->bands[ndp_pull_band(sk)]);
+	pl->linked = true;
 	pq->active++;
 	ndp_pullq_arm(pq);
 }
@@ -744,6 +760,7 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	bool now_ok = false, put = false;
+	struct ndp_sock_pull *pl;
 	struct ndp_pullq *pq;
 	u64 now;
 
@@ -761,9 +778,10 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 		ndp_pull_leave(sk, pq, NDP_MIB_PULLSDEVGONE);
 		return false;
 	}
+	pl = ndp_sock_pull(nsk, pq);
 	if (want_pullack && !pq->active && pq->next_ns <= now &&
-	    !nsk->pull_pending && ndp_rcv_has_room(sk)) {
-		*pull_ctr = ++nsk->pull_ctr;
+	    !pl->pending && ndp_rcv_has_room(sk)) {
+		*pull_ctr = ++pl->ctr;
 		ndp_pull_issued(nsk);
 		pq->interval_ns = ndp_pullq_interval(pq, bytes);
 		pq->next_ns = now + pq->interval_ns;
@@ -772,33 +790,33 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 		/* Room again without a read (a NACKed hole may be pulled
 		 * beyond the buffer, see ndp_rcv_has_room()).
 		 */
-		if (nsk->pq_blocked && ndp_rcv_has_room(sk))
-			WRITE_ONCE(nsk->pq_blocked, false);
-		if (nsk->pull_pending < NDP_PULL_PENDING_MAX) {
+		if (pl->blocked && ndp_rcv_has_room(sk))
+			WRITE_ONCE(pl->blocked, false);
+		if (pl->pending < NDP_PULL_PENDING_MAX) {
 			u32 mtu = READ_ONCE(pq->mtu);
 
-			nsk->pull_pending++;
-			nsk->pull_bytes += bytes && bytes < mtu ? bytes : mtu;
+			pl->pending++;
+			pl->bytes += bytes && bytes < mtu ? bytes : mtu;
 		}
 		/* The only socket owed pulls: the credit is all its own, so
 		 * the pulls it pays for ride on this ACK or NACK rather than
 		 * wait for the timer, within the receive room.
 		 */
-		if (want_pullack && nsk->pq_linked && pq->active == 1 &&
-		    !nsk->pq_blocked && pq->next_ns <= now &&
+		if (want_pullack && pl->linked && pq->active == 1 &&
+		    !pl->blocked && pq->next_ns <= now &&
 		    ndp_rcv_has_room(sk)) {
 			u32 n = 0, room = ndp_rcv_room_pkts(sk);
 
-			while (nsk->pull_pending && pq->next_ns <= now &&
+			while (pl->pending && pq->next_ns <= now &&
 			       n < room && n < NDP_PULL_BATCH_MAX &&
-			       (!n || !READ_ONCE(nsk->mem_pull_out))) {
+			       (!n || !READ_ONCE(pl->mem_out))) {
 				*pull_ctr = ndp_pullq_take(pq, nsk, now);
 				n++;
 			}
 			now_ok = true;
-			if (!nsk->pull_pending) {
-				list_del(&nsk->pq_node);
-				nsk->pq_linked = false;
+			if (!pl->pending) {
+				list_del(&pl->node);
+				pl->linked = false;
 				pq->active--;
 				put = true;
 			}
@@ -818,6 +836,7 @@ bool ndp_pull_enqueue(struct sock *sk, bool want_pullack, u32 bytes,
 void ndp_pull_trim(struct sock *sk, u32 keep)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_sock_pull *pl;
 	struct ndp_pullq *pq;
 	bool put = false;
 
@@ -826,16 +845,16 @@ void ndp_pull_trim(struct sock *sk, u32 keep)
 	if (!pq)
 		return;
 	spin_lock_bh(&pq->lock);
-	if (nsk->pull_pending > keep) {
+	pl = ndp_sock_pull(nsk, pq);
+	if (pl->pending > keep) {
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_PULLSPURGED,
-			      nsk->pull_pending - keep);
-		nsk->pull_bytes = div_u64(nsk->pull_bytes * keep,
-					  nsk->pull_pending);
-		nsk->pull_pending = keep;
+			      pl->pending - keep);
+		pl->bytes = div_u64(pl->bytes * keep, pl->pending);
+		pl->pending = keep;
 	}
-	if (!nsk->pull_pending && nsk->pq_linked) {
-		list_del(&nsk->pq_node);
-		nsk->pq_linked = false;
+	if (!pl->pending && pl->linked) {
+		list_del(&pl->node);
+		pl->linked = false;
 		pq->active--;
 		put = true;
 	}
@@ -869,7 +888,7 @@ void ndp_pull_sk_destruct(struct sock *sk)
 	struct ndp_pullq *pq = rcu_dereference_protected(nsk->pq, true);
 
 	if (pq) {
-		WARN_ON_ONCE(nsk->pq_linked);
+		WARN_ON_ONCE(nsk->pull.linked);
 		RCU_INIT_POINTER(nsk->pq, NULL);
 		ndp_pullq_put(pq);
 	}
@@ -878,10 +897,10 @@ void ndp_pull_sk_destruct(struct sock *sk)
 static void ndp_pull_snap_read(const struct ndp_sock *nsk,
 			       struct ndp_pull_snap *snap)
 {
-	snap->pending = nsk->pull_pending;
-	snap->ctr = nsk->pull_ctr;
-	snap->blocked = nsk->pq_blocked;
-	snap->linked = nsk->pq_linked;
+	snap->pending = nsk->pull.pending;
+	snap->ctr = nsk->pull.ctr;
+	snap->blocked = nsk->pull.blocked;
+	snap->linked = nsk->pull.linked;
 }
 
 /*
@@ -922,16 +941,16 @@ void ndp_pull_unblock(struct sock *sk)
 	pq = rcu_dereference(nsk->pq);
 	if (!pq)
 		goto out;
-	/* The memory freed before pq_blocked is read: pairs with the
+	/* The memory freed before pull.blocked is read: pairs with the
 	 * barrier in ndp_pullq_timer(), so that one of us sees the other.
 	 */
 	smp_mb();
-	if (!READ_ONCE(nsk->pq_blocked) || !ndp_rcv_has_room(sk))
+	if (!READ_ONCE(nsk->pull.blocked) || !ndp_rcv_has_room(sk))
 		goto out;
 	spin_lock_bh(&pq->lock);
-	if (nsk->pq_blocked && !READ_ONCE(nsk->dead) && !pq->dead &&
+	if (nsk->pull.blocked && !READ_ONCE(nsk->dead) && !pq->dead &&
 	    rcu_access_pointer(nsk->pq) == pq) {
-		WRITE_ONCE(nsk->pq_blocked, false);
+		WRITE_ONCE(nsk->pull.blocked, false);
 		ndp_pull_link(pq, sk);
 	}
 	spin_unlock_bh(&pq->lock);
@@ -948,9 +967,9 @@ void ndp_pull_answered(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
-	if (!READ_ONCE(nsk->mem_pull_out))
+	if (!READ_ONCE(nsk->pull.mem_out))
 		return;
-	WRITE_ONCE(nsk->mem_pull_out, false);
+	WRITE_ONCE(nsk->pull.mem_out, false);
 	ndp_pull_unblock(sk);
 }
 

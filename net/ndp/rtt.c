@@ -181,11 +181,11 @@ void ndp_rtt_init(struct sock *sk)
 	spin_unlock_bh(&nn->peer->lock);
 	if (srtt8) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTTCACHEHITS);
-		nsk->rto_us = ndp_rto_calc(sk, srtt8, var4);
+		nsk->rto.us = ndp_rto_calc(sk, srtt8, var4);
 	} else {
-		nsk->rto_us = min(READ_ONCE(nn->rto_init_us),
+		nsk->rto.us = min(READ_ONCE(nn->rto_init_us),
 				  READ_ONCE(nn->rto_max_us));
-		nsk->rto_us = max(nsk->rto_us, READ_ONCE(nn->rto_min_us));
+		nsk->rto.us = max(nsk->rto.us, READ_ONCE(nn->rto_min_us));
 	}
 }
 
@@ -209,23 +209,23 @@ void ndp_rtt_sample(struct sock *sk, u64 sent_ns)
 	 * is older than the window (lib/win_minmax is not exported to
 	 * modules on every supported kernel).
 	 */
-	if (!nsk->min_rtt_us || m <= nsk->min_rtt_us ||
-	    (u32)jiffies - nsk->min_rtt_stamp > NDP_MIN_RTT_WIN) {
-		nsk->min_rtt_us = m;
-		nsk->min_rtt_stamp = (u32)jiffies;
+	if (!nsk->rtt.min_us || m <= nsk->rtt.min_us ||
+	    (u32)jiffies - nsk->rtt.min_stamp > NDP_MIN_RTT_WIN) {
+		nsk->rtt.min_us = m;
+		nsk->rtt.min_stamp = (u32)jiffies;
 	}
-	if (!nsk->srtt_us8) {
-		nsk->srtt_us8 = m << 3;
-		nsk->rttvar_us4 = m << 1;	/* 4 * m / 2 */
+	if (!nsk->rtt.srtt_us8) {
+		nsk->rtt.srtt_us8 = m << 3;
+		nsk->rtt.rttvar_us4 = m << 1;	/* 4 * m / 2 */
 	} else {
 		/* rttvar = 3/4 rttvar + 1/4 |srtt - m|; srtt = 7/8 srtt + m/8 */
-		err = abs((s32)((nsk->srtt_us8 >> 3) - m));
-		nsk->rttvar_us4 += err - (nsk->rttvar_us4 >> 2);
-		nsk->srtt_us8 += m - (nsk->srtt_us8 >> 3);
+		err = abs((s32)((nsk->rtt.srtt_us8 >> 3) - m));
+		nsk->rtt.rttvar_us4 += err - (nsk->rtt.rttvar_us4 >> 2);
+		nsk->rtt.srtt_us8 += m - (nsk->rtt.srtt_us8 >> 3);
 	}
-	nsk->rtt_samples++;
-	nsk->rtt_last_us = m;
-	nsk->rto_us = ndp_rto_calc(sk, nsk->srtt_us8, nsk->rttvar_us4);
+	nsk->rtt.samples++;
+	nsk->rtt.last_us = m;
+	nsk->rto.us = ndp_rto_calc(sk, nsk->rtt.srtt_us8, nsk->rtt.rttvar_us4);
 }
 
 /* The connection ends: remember its path for the next one to the peer. */
@@ -235,13 +235,13 @@ void ndp_rtt_save(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct ndp_peer_rtt *e;
 
-	if (!nsk->srtt_us8 || !nn->peer)
+	if (!nsk->rtt.srtt_us8 || !nn->peer)
 		return;
 	spin_lock_bh(&nn->peer->lock);
 	e = ndp_peer_slot(nn, &nsk->flow.raddr);
 	e->addr = nsk->flow.raddr;
-	e->srtt_us8 = nsk->srtt_us8;
-	e->rttvar_us4 = nsk->rttvar_us4;
+	e->srtt_us8 = nsk->rtt.srtt_us8;
+	e->rttvar_us4 = nsk->rtt.rttvar_us4;
 	e->stamp = jiffies ?: 1;
 	spin_unlock_bh(&nn->peer->lock);
 }
@@ -250,7 +250,7 @@ void ndp_rtt_save(struct sock *sk)
 u32 ndp_rto_backed_off_us(const struct sock *sk)
 {
 	const struct ndp_sock *nsk = ndp_sk(sk);
-	u64 us = (u64)nsk->rto_us << min_t(u8, nsk->backoff, 31);
+	u64 us = (u64)nsk->rto.us << min_t(u8, nsk->rto.backoff, 31);
 
 	return min_t(u64, us,
 		     READ_ONCE(ndp_pernet(sock_net(sk))->rto_max_us));

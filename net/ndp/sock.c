@@ -100,7 +100,7 @@ void ndp_sock_init_state(struct sock *sk)
 	INIT_LIST_HEAD(&nsk->accept_q);
 	nsk->sndq = RB_ROOT;
 	nsk->ooo = RB_ROOT;
-	INIT_LIST_HEAD(&nsk->pq_node);
+	INIT_LIST_HEAD(&nsk->pull.node);
 	nsk->isn = get_random_u32();
 	nsk->snd_una = nsk->isn;
 	nsk->snd_nxt = nsk->isn;
@@ -179,7 +179,7 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 		 */
 		u32 psn = nsk->snd_una;
 
-		if (!nsk->peer_synced && nsk->st_data_rcvd)
+		if (!nsk->peer_synced && nsk->st.data_rcvd)
 			psn = nsk->rcv_nxt - 1;
 		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, psn);
 		if (skb) {
@@ -192,7 +192,7 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 
 static void ndp_rto_ensure(struct sock *sk)
 {
-	if (!timer_pending(&ndp_sk(sk)->rto_timer))
+	if (!timer_pending(&ndp_sk(sk)->rto.timer))
 		ndp_rto_arm(sk);
 }
 
@@ -563,14 +563,14 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_mss = nsk->mss;
 	info->ndpi_nonce = secrets ? nsk->nonce : 0;
 	info->ndpi_rto_us = ndp_rto_backed_off_us(sk);
-	info->ndpi_backoff = nsk->retries;
-	info->ndpi_srtt_us = nsk->srtt_us8 >> 3;
-	info->ndpi_rttvar_us = nsk->rttvar_us4 >> 2;
-	info->ndpi_min_rtt_us = nsk->min_rtt_us;
-	info->ndpi_rtt_samples = nsk->rtt_samples;
-	info->ndpi_rto_backoff = nsk->backoff;
-	info->ndpi_rto_spurious = nsk->st_rto_spurious;
-	info->ndpi_rtt_last_us = nsk->rtt_last_us;
+	info->ndpi_backoff = nsk->rto.retries;
+	info->ndpi_srtt_us = nsk->rtt.srtt_us8 >> 3;
+	info->ndpi_rttvar_us = nsk->rtt.rttvar_us4 >> 2;
+	info->ndpi_min_rtt_us = nsk->rtt.min_us;
+	info->ndpi_rtt_samples = nsk->rtt.samples;
+	info->ndpi_rto_backoff = nsk->rto.backoff;
+	info->ndpi_rto_spurious = nsk->st.rto_spurious;
+	info->ndpi_rtt_last_us = nsk->rtt.last_us;
 	info->ndpi_pull_gap_us = jiffies_to_usecs(nsk->pull_gap8 / 8);
 	info->ndpi_snd_una = nsk->snd_una;
 	info->ndpi_snd_nxt = nsk->snd_nxt;
@@ -586,20 +586,20 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_pull_pending = pulls.pending;
 	info->ndpi_bytes_sent = nsk->snd_bytes;
 	info->ndpi_data_sent = nsk->tx_data;
-	info->ndpi_rtx_nack = nsk->st_rtx_nack;
-	info->ndpi_rtx_timeout = nsk->st_rtx_timeout;
-	info->ndpi_rtx_rts = nsk->st_rtx_rts;
-	info->ndpi_rtos = nsk->st_rtos;
-	info->ndpi_acks_rcvd = nsk->st_acks_rcvd;
-	info->ndpi_nacks_rcvd = nsk->st_nacks_rcvd;
-	info->ndpi_rts_rcvd = nsk->st_rts_rcvd;
+	info->ndpi_rtx_nack = nsk->st.rtx_nack;
+	info->ndpi_rtx_timeout = nsk->st.rtx_timeout;
+	info->ndpi_rtx_rts = nsk->st.rtx_rts;
+	info->ndpi_rtos = nsk->st.rtos;
+	info->ndpi_acks_rcvd = nsk->st.acks_rcvd;
+	info->ndpi_nacks_rcvd = nsk->st.nacks_rcvd;
+	info->ndpi_rts_rcvd = nsk->st.rts_rcvd;
 	info->ndpi_pulls_rcvd = nsk->pull_seen;
-	info->ndpi_data_rcvd = nsk->st_data_rcvd;
-	info->ndpi_trims_rcvd = nsk->st_trims_rcvd;
-	info->ndpi_nacks_sent = nsk->st_nacks_sent;
+	info->ndpi_data_rcvd = nsk->st.data_rcvd;
+	info->ndpi_trims_rcvd = nsk->st.trims_rcvd;
+	info->ndpi_nacks_sent = nsk->st.nacks_sent;
 	info->ndpi_pulls_sent = pulls.ctr;
 	info->ndpi_push_window = nsk->push_window;
-	info->ndpi_peer_nsenders = nsk->dasr_peer_n;
+	info->ndpi_peer_nsenders = nsk->dasr.peer_n;
 	info->ndpi_nsenders = ndp_dasr_nsenders(sock_net(sk));
 	unlock_sock_fast(sk, slow);
 }

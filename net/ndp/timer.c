@@ -84,8 +84,8 @@ void ndp_embryonic_arm(struct sock *lsk, unsigned long born)
 	struct ndp_sock *lnsk = ndp_sk(lsk);
 
 	ndp_sock_assert_locked(lsk);
-	if (tmo && !lnsk->dead && !timer_pending(&lnsk->rto_timer))
-		sk_reset_timer(lsk, &lnsk->rto_timer, born + tmo);
+	if (tmo && !lnsk->dead && !timer_pending(&lnsk->rto.timer))
+		sk_reset_timer(lsk, &lnsk->rto.timer, born + tmo);
 }
 
 /*
@@ -103,7 +103,7 @@ static void ndp_embryonic_expire(struct sock *lsk, struct list_head *expired)
 		return;
 	list_for_each_entry_safe(child, tmp, &lnsk->accept_q, accept_q) {
 		if (time_before(jiffies, child->born + tmo)) {
-			sk_reset_timer(lsk, &lnsk->rto_timer,
+			sk_reset_timer(lsk, &lnsk->rto.timer,
 				       child->born + tmo);
 			break;
 		}
@@ -133,16 +133,16 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 	if (sk->sk_state == TCP_LISTEN || nsk->dead ||
 	    RB_EMPTY_ROOT(&nsk->sndq))
 		return;
-	if (timer_pending(&nsk->rto_timer))
+	if (timer_pending(&nsk->rto.timer))
 		return;	/* re-armed meanwhile */
-	rto = max(usecs_to_jiffies(nsk->rto_us), 1UL);
+	rto = max(usecs_to_jiffies(nsk->rto.us), 1UL);
 	rto_ns = (u64)jiffies_to_usecs(rto) * NSEC_PER_USEC;
 	now = ktime_get_ns();
 	if (ndp_oldest_unreported(nsk, &oldest)) {
 		if (now < oldest + rto_ns) {
 			/* All in flight went out less than a timeout ago. */
-			nsk->rto_late = false;
-			sk_reset_timer(sk, &nsk->rto_timer, jiffies +
+			nsk->rto.late = false;
+			sk_reset_timer(sk, &nsk->rto.timer, jiffies +
 				       nsecs_to_jiffies(oldest + rto_ns - now) + 1);
 			return;
 		}
@@ -155,8 +155,8 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 				 rto));
 		if (time_before(jiffies, nsk->heard + wait)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOWAITPULL);
-			nsk->rto_late = false;
-			sk_reset_timer(sk, &nsk->rto_timer, nsk->heard + wait);
+			nsk->rto.late = false;
+			sk_reset_timer(sk, &nsk->rto.timer, nsk->heard + wait);
 			return;
 		}
 	}
@@ -166,23 +166,23 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 	 * ACKs may be waiting in the receive queues, which run after the
 	 * timers.  They get one tick before anything is presumed lost.
 	 */
-	if (late_ok && !nsk->rto_late &&
+	if (late_ok && !nsk->rto.late &&
 	    time_after_eq(jiffies,
-			  nsk->rto_timer.expires + NDP_RTO_LATE_TICKS)) {
-		nsk->rto_late = true;
+			  nsk->rto.timer.expires + NDP_RTO_LATE_TICKS)) {
+		nsk->rto.late = true;
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOLATE);
-		sk_reset_timer(sk, &nsk->rto_timer, jiffies + 1);
+		sk_reset_timer(sk, &nsk->rto.timer, jiffies + 1);
 		return;
 	}
-	nsk->rto_late = false;
-	if (++nsk->retries > NDP_RTO_RETRIES) {
+	nsk->rto.late = false;
+	if (++nsk->rto.retries > NDP_RTO_RETRIES) {
 		/* An ICMP error said why, as TCP reports it (input.c). */
 		ndp_set_error(sk, READ_ONCE(sk->sk_err_soft) ? : ETIMEDOUT,
 			      xmitq);
 		return;
 	}
 	if (nsk->orphan &&
-	    (++nsk->orphan_rtos > READ_ONCE(nn->orphan_retries) ||
+	    (++nsk->rto.orphan_rtos > READ_ONCE(nn->orphan_retries) ||
 	     (READ_ONCE(sk->sk_err_soft) &&
 	      ndp_rto_backed_off_us(sk) >= READ_ONCE(nn->rto_max_us)))) {
 		/*
@@ -198,15 +198,15 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 		ndp_abort(sk, xmitq);
 		return;
 	}
-	trace_ndp_rto(sk, nsk->snd_una, nsk->retries, ndp_rto_backed_off_us(sk),
-		      nsk->srtt_us8 >> 3, nsk->rttvar_us4 >> 2, nsk->backoff);
+	trace_ndp_rto(sk, nsk->snd_una, nsk->rto.retries, ndp_rto_backed_off_us(sk),
+		      nsk->rtt.srtt_us8 >> 3, nsk->rtt.rttvar_us4 >> 2, nsk->rto.backoff);
 	n = ndp_resend_unacked(sk, xmitq, 1, now - rto_ns);
 	if (n) {
 		/* A packet presumed lost: a retransmission timeout proper. */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOS);
-		nsk->st_rtos++;
+		nsk->st.rtos++;
 		NDP_ADD_STATS(sock_net(sk), NDP_MIB_RTXTIMEOUT, n);
-		nsk->st_rtx_timeout += n;
+		nsk->st.rtx_timeout += n;
 	} else {
 		/*
 		 * Everything sent was reported on and the peer went quiet:
@@ -220,8 +220,8 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 		nsk->credit = 1;
 		ndp_send_credit(sk, xmitq);
 	}
-	if ((u64)nsk->rto_us << nsk->backoff < READ_ONCE(nn->rto_max_us))
-		nsk->backoff++;
+	if ((u64)nsk->rto.us << nsk->rto.backoff < READ_ONCE(nn->rto_max_us))
+		nsk->rto.backoff++;
 	ndp_rto_arm(sk);
 }
 
@@ -234,7 +234,7 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
  */
 static void ndp_rto_fire(struct timer_list *t)
 {
-	struct ndp_sock *nsk = timer_container_of(nsk, t, rto_timer);
+	struct ndp_sock *nsk = timer_container_of(nsk, t, rto.timer);
 	struct sock *sk = (struct sock *)nsk;
 	struct ndp_sock *child, *tmp;
 	struct sk_buff_head xmitq;
@@ -243,10 +243,10 @@ static void ndp_rto_fire(struct timer_list *t)
 	__skb_queue_head_init(&xmitq);
 	bh_lock_sock(sk);
 	if (sk->sk_state == TCP_LISTEN) {
-		if (nsk->dead || timer_pending(&nsk->rto_timer))
+		if (nsk->dead || timer_pending(&nsk->rto.timer))
 			goto out;
 		if (sock_owned_by_user(sk))
-			sk_reset_timer(sk, &nsk->rto_timer,
+			sk_reset_timer(sk, &nsk->rto.timer,
 				       jiffies + max(HZ / 20, 1));
 		else
 			ndp_embryonic_expire(sk, &expired);
@@ -278,9 +278,9 @@ void ndp_timer_init(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	timer_setup(&nsk->rto_timer, ndp_rto_fire, 0);
+	timer_setup(&nsk->rto.timer, ndp_rto_fire, 0);
 	nsk->heard = jiffies;
-	nsk->rto_us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_init_us);
+	nsk->rto.us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_init_us);
 }
 
 /* (Re)start the timer from now; socket lock held. */
@@ -291,11 +291,11 @@ void ndp_rto_arm(struct sock *sk)
 	ndp_sock_assert_locked(sk);
 	if (nsk->dead)
 		return;
-	nsk->rto_late = false;
-	sk_reset_timer(sk, &nsk->rto_timer, jiffies + ndp_rto_timeout(sk));
+	nsk->rto.late = false;
+	sk_reset_timer(sk, &nsk->rto.timer, jiffies + ndp_rto_timeout(sk));
 }
 
 void ndp_rto_stop(struct sock *sk)
 {
-	sk_stop_timer(sk, &ndp_sk(sk)->rto_timer);
+	sk_stop_timer(sk, &ndp_sk(sk)->rto.timer);
 }
