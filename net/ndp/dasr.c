@@ -269,8 +269,8 @@ void ndp_dasr_rcv_done(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	if (!nsk->dasr.last_valid ||
-	    !ndp_after(nsk->rcv_nxt, nsk->dasr.last_psn) ||
-	    nsk->rcv_nxt != nsk->rcv_high)
+	    !ndp_after(nsk->rcv.nxt, nsk->dasr.last_psn) ||
+	    nsk->rcv.nxt != nsk->rcv.high)
 		return;
 	nsk->dasr.full = false;
 	ndp_dasr_flow_end(sk);
@@ -356,7 +356,7 @@ u32 ndp_dasr_window(struct sock *sk, u32 iw)
 		n = READ_ONCE(p->tx_nsenders);
 	rcu_read_unlock();
 	/* No room in the table: what this connection heard itself. */
-	if (!p && time_before(jiffies, nsk->heard + idle))
+	if (!p && time_before(jiffies, nsk->snd.heard + idle))
 		n = nsk->dasr.peer_n;
 	if (n <= 1)
 		return iw;

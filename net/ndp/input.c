@@ -58,9 +58,9 @@
 
 static struct sk_buff *ndp_sndq_find(struct ndp_sock *nsk, u32 psn)
 {
-	if (ndp_before(psn, nsk->snd_una) || !ndp_before(psn, nsk->snd_nxt))
+	if (ndp_before(psn, nsk->snd.una) || !ndp_before(psn, nsk->snd.nxt))
 		return NULL;
-	return ndp_rb_find(&nsk->sndq, psn);
+	return ndp_rb_find(&nsk->snd.q, psn);
 }
 
 /*
@@ -72,9 +72,9 @@ static struct sk_buff *ndp_sndq_find(struct ndp_sock *nsk, u32 psn)
  */
 static bool ndp_report_ok(const struct ndp_sock *nsk, u32 psn, bool incl)
 {
-	u32 back = min(nsk->snd_nxt - nsk->isn,
-		       nsk->snd_nxt - nsk->snd_una + NDP_RCV_WINDOW);
-	u32 d = nsk->snd_nxt - psn;
+	u32 back = min(nsk->snd.nxt - nsk->snd.isn,
+		       nsk->snd.nxt - nsk->snd.una + NDP_RCV_WINDOW);
+	u32 d = nsk->snd.nxt - psn;
 
 	return d <= back && (incl || d);
 }
@@ -95,10 +95,10 @@ static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path,
 	cb->acked = 1;
 	/* Our LAST arrived: the peer dropped the pulls it still owed. */
 	if (cb->last)
-		nsk->pulls_owed = 0;
+		nsk->snd.pulls_owed = 0;
 	if (cb->rtx) {
 		cb->rtx = 0;
-		nsk->rtx_pending--;
+		nsk->snd.rtx_pending--;
 	} else if (path == cb->path) {
 		/* Reports on the transmission the path id names only. */
 		ndp_path_feedback(sk, path, NDP_PATH_FB_ACK);
@@ -117,7 +117,7 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
 			bool ce)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	u32 una = nsk->snd_una, p = psn - acks + 1;
+	u32 una = nsk->snd.una, p = psn - acks + 1;
 	struct sk_buff *skb = NULL;
 	u64 sample_ns = 0;
 
@@ -137,8 +137,8 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
 	if (sample_ns)
 		ndp_rtt_sample(sk, sample_ns);
 	/* Cumulative: everything before the peer's rcv_nxt arrived. */
-	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd_nxt)) {
-		for (skb = skb_rb_first(&nsk->sndq); skb;
+	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd.nxt)) {
+		for (skb = skb_rb_first(&nsk->snd.q); skb;
 		     skb = skb_rb_next(skb)) {
 			if (!ndp_before(NDP_SKB_CB(skb)->psn, cum))
 				break;
@@ -146,7 +146,7 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
 		}
 	}
 	ndp_clean_acked(sk);
-	if (nsk->snd_una == una)
+	if (nsk->snd.una == una)
 		return false;
 	nsk->ever_acked = true;
 	nsk->rto.orphan_rtos = 0;
@@ -155,13 +155,13 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
 		WRITE_ONCE(sk->sk_err_soft, 0);
 	/* The oldest packet in flight arrived: the backoff ends. */
 	nsk->rto.backoff = 0;
-	if (RB_EMPTY_ROOT(&nsk->sndq)) {
+	if (RB_EMPTY_ROOT(&nsk->snd.q)) {
 		/* All acknowledged after LAST: the peer dropped the pulls it
 		 * owed us.  Without LAST it still owes them: they pay for
 		 * the data a waiting writer queues next.
 		 */
-		if (nsk->idle)
-			nsk->pulls_owed = 0;
+		if (nsk->snd.idle)
+			nsk->snd.pulls_owed = 0;
 		ndp_rto_stop(sk);
 	} else {
 		ndp_rto_arm(sk);
@@ -186,12 +186,12 @@ static bool ndp_rcv_nack(struct sock *sk, u32 psn, u8 path, bool rts)
 		ndp_path_feedback(sk, path, rts ? NDP_PATH_FB_RTS :
 						  NDP_PATH_FB_NACK);
 	cb->rtx = 1;
-	nsk->rtx_pending++;
-	nsk->topup_held = true;
-	if (nsk->idle) {
+	nsk->snd.rtx_pending++;
+	nsk->snd.topup_held = true;
+	if (nsk->snd.idle) {
 		/* It was our LAST: the peer owes us a pull for it. */
-		nsk->idle = false;
-		nsk->unsched = 0;
+		nsk->snd.idle = false;
+		nsk->snd.unsched = 0;
 	}
 	return true;
 }
@@ -203,9 +203,9 @@ static bool ndp_rcv_nack(struct sock *sk, u32 psn, u8 path, bool rts)
 static void ndp_rcv_owed(struct ndp_sock *nsk, u32 psn, u32 n)
 {
 	for (psn -= n - 1; n; n--, psn++)
-		if (!ndp_before(psn, nsk->snd_una) &&
-		    ndp_before(psn, nsk->snd_nxt))
-			nsk->pulls_owed++;
+		if (!ndp_before(psn, nsk->snd.una) &&
+		    ndp_before(psn, nsk->snd.nxt))
+			nsk->snd.pulls_owed++;
 }
 
 /*
@@ -218,15 +218,15 @@ static void ndp_pull_gap_sample(struct ndp_sock *nsk)
 {
 	unsigned long now = jiffies;
 
-	if (nsk->pull_waiting) {
-		u32 gap8 = min_t(unsigned long, now - nsk->pull_at,
+	if (nsk->snd.pull_waiting) {
+		u32 gap8 = min_t(unsigned long, now - nsk->snd.pull_at,
 				 NDP_PULL_GAP_MAX) * 8;
 
-		nsk->pull_gap8 = nsk->pull_gap8 ?
-				 nsk->pull_gap8 - nsk->pull_gap8 / 8 + gap8 / 8 :
+		nsk->snd.pull_gap8 = nsk->snd.pull_gap8 ?
+				 nsk->snd.pull_gap8 - nsk->snd.pull_gap8 / 8 + gap8 / 8 :
 				 gap8;
 	}
-	nsk->pull_at = now;
+	nsk->snd.pull_at = now;
 }
 
 /* Returns whether the pull counter advanced. */
@@ -235,21 +235,21 @@ static bool ndp_rcv_pull(struct sock *sk, u32 ctr, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 n;
 
-	if (!ndp_after(ctr, nsk->pull_seen))
+	if (!ndp_after(ctr, nsk->snd.pull_seen))
 		return false;	/* old or reordered pull */
 	/* One pull per packet the peer received: never more than we sent. */
-	if (ndp_after(ctr, nsk->tx_data)) {
+	if (ndp_after(ctr, nsk->snd.tx_data)) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_INBADPULLS);
 		return false;
 	}
-	n = ctr - nsk->pull_seen;
-	nsk->pull_seen = ctr;
-	nsk->pulls_owed -= min(n, nsk->pulls_owed);
+	n = ctr - nsk->snd.pull_seen;
+	nsk->snd.pull_seen = ctr;
+	nsk->snd.pulls_owed -= min(n, nsk->snd.pulls_owed);
 	ndp_pull_gap_sample(nsk);
-	nsk->credit = min_t(u32, nsk->credit + n, 1024);
+	nsk->snd.credit = min_t(u32, nsk->snd.credit + n, 1024);
 	ndp_send_credit(sk, xmitq);
-	nsk->pull_waiting = !nsk->credit &&
-			    (nsk->rtx_pending || nsk->send_head);
+	nsk->snd.pull_waiting = !nsk->snd.credit &&
+			    (nsk->snd.rtx_pending || nsk->snd.head);
 	return true;
 }
 
@@ -332,7 +332,7 @@ bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 		WRITE_ONCE(nsk->mss, mss);
 		NDP_INC_STATS(net, NDP_MIB_PMTUEVENTS);
 		/* What never left is cut again at the new size. */
-		ndp_recut_unsent(sk, nsk->send_head);
+		ndp_recut_unsent(sk, nsk->snd.head);
 	}
 	if (ndp_rcv_nack(sk, psn, U8_MAX, false)) {
 		NDP_INC_STATS(net, NDP_MIB_PMTURESENT);
@@ -469,19 +469,19 @@ static void ndp_ack(struct sock *sk, struct ndp_ack_batch *ab, u32 psn,
  */
 static bool ndp_ooo_insert(struct ndp_sock *nsk, struct sk_buff *skb)
 {
-	struct sk_buff *last = nsk->ooo_last;
+	struct sk_buff *last = nsk->rcv.ooo_last;
 	u32 psn = NDP_SKB_CB(skb)->psn;
 
 	if (last && ndp_after(psn, NDP_SKB_CB(last)->psn)) {
 		rb_link_node(&skb->rbnode, &last->rbnode,
 			     &last->rbnode.rb_right);
-		rb_insert_color(&skb->rbnode, &nsk->ooo);
-	} else if (!ndp_rb_insert(&nsk->ooo, skb)) {
+		rb_insert_color(&skb->rbnode, &nsk->rcv.ooo);
+	} else if (!ndp_rb_insert(&nsk->rcv.ooo, skb)) {
 		return false;
 	}
 	if (!last || ndp_after(psn, NDP_SKB_CB(last)->psn))
-		nsk->ooo_last = skb;
-	nsk->ooo_len++;
+		nsk->rcv.ooo_last = skb;
+	nsk->rcv.ooo_len++;
 	return true;
 }
 
@@ -489,17 +489,17 @@ void ndp_purge_ooo(struct ndp_sock *nsk)
 {
 	struct sk_buff *skb;
 
-	while ((skb = skb_rb_first(&nsk->ooo))) {
-		rb_erase(&skb->rbnode, &nsk->ooo);
+	while ((skb = skb_rb_first(&nsk->rcv.ooo))) {
+		rb_erase(&skb->rbnode, &nsk->rcv.ooo);
 		kfree_skb(skb);
 	}
-	nsk->ooo_last = NULL;
-	nsk->ooo_len = 0;
+	nsk->rcv.ooo_last = NULL;
+	nsk->rcv.ooo_len = 0;
 }
 
 static bool ndp_ooo_has(struct ndp_sock *nsk, u32 psn)
 {
-	return ndp_rb_find(&nsk->ooo, psn);
+	return ndp_rb_find(&nsk->rcv.ooo, psn);
 }
 
 /* Deliver one in-order packet; FIN ends the stream. */
@@ -509,10 +509,10 @@ static void ndp_deliver(struct sock *sk, struct sk_buff *skb)
 
 	ndp_sock_assert_locked(sk);
 	/* Read by the pull clock without the socket lock. */
-	WRITE_ONCE(nsk->rcv_nxt, nsk->rcv_nxt + 1);
-	WRITE_ONCE(nsk->hole_nacked, false);
+	WRITE_ONCE(nsk->rcv.nxt, nsk->rcv.nxt + 1);
+	WRITE_ONCE(nsk->rcv.hole_nacked, false);
 	if (NDP_SKB_CB(skb)->flags & NDP_F_FIN) {
-		nsk->fin_rcvd = true;
+		nsk->rcv.fin = true;
 		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
 	}
 	if (skb->len)
@@ -526,13 +526,13 @@ static void ndp_deliver_ooo(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = skb_rb_first(&nsk->ooo)) &&
-	       !ndp_after(NDP_SKB_CB(skb)->psn, nsk->rcv_nxt)) {
-		rb_erase(&skb->rbnode, &nsk->ooo);
-		nsk->ooo_len--;
-		if (skb == nsk->ooo_last)
-			nsk->ooo_last = NULL;	/* the tree is empty */
-		if (NDP_SKB_CB(skb)->psn == nsk->rcv_nxt)
+	while ((skb = skb_rb_first(&nsk->rcv.ooo)) &&
+	       !ndp_after(NDP_SKB_CB(skb)->psn, nsk->rcv.nxt)) {
+		rb_erase(&skb->rbnode, &nsk->rcv.ooo);
+		nsk->rcv.ooo_len--;
+		if (skb == nsk->rcv.ooo_last)
+			nsk->rcv.ooo_last = NULL;	/* the tree is empty */
+		if (NDP_SKB_CB(skb)->psn == nsk->rcv.nxt)
 			ndp_deliver(sk, skb);
 		else
 			kfree_skb(skb);	/* cannot happen: never queued */
@@ -561,13 +561,13 @@ static bool ndp_rmem_schedule(struct sock *sk, struct sk_buff *skb,
 	 * such charges): the memory only its delivery frees (send queues
 	 * count towards the same limit) could otherwise stall it for good.
 	 */
-	return in_order && !RB_EMPTY_ROOT(&ndp_sk(sk)->ooo);
+	return in_order && !RB_EMPTY_ROOT(&ndp_sk(sk)->rcv.ooo);
 }
 
 /* Packets below rcv_high not received yet: they still need pulls. */
 static u32 ndp_missing(struct ndp_sock *nsk)
 {
-	return nsk->rcv_high - nsk->rcv_nxt - nsk->ooo_len;
+	return nsk->rcv.high - nsk->rcv.nxt - nsk->rcv.ooo_len;
 }
 
 /*
@@ -638,20 +638,20 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	u32 ctr = 0;
 	int rmem;
 
-	if (!nsk->rcv_isn_known) {
+	if (!nsk->rcv.isn_known) {
 		/* Active side: the peer's first window tells its first psn. */
 		reason = SKB_DROP_REASON_TCP_INVALID_SEQUENCE;
 		if (!(flags & NDP_F_SYN))
 			goto drop;
-		WRITE_ONCE(nsk->rcv_nxt, psn - ntohl(nh->syn_off));
-		nsk->rcv_high = nsk->rcv_nxt;
-		nsk->rcv_isn_known = true;
+		WRITE_ONCE(nsk->rcv.nxt, psn - ntohl(nh->syn_off));
+		nsk->rcv.high = nsk->rcv.nxt;
+		nsk->rcv.isn_known = true;
 	}
 	ndp_pull_rcv_dev(sk, skb->skb_iif);
 	ndp_pull_answered(sk);
-	if (psn - nsk->rcv_nxt >= NDP_RCV_WINDOW) {
+	if (psn - nsk->rcv.nxt >= NDP_RCV_WINDOW) {
 		reason = SKB_DROP_REASON_TCP_OVERWINDOW;
-		if (ndp_before(psn, nsk->rcv_nxt)) {
+		if (ndp_before(psn, nsk->rcv.nxt)) {
 			reason = SKB_DROP_REASON_TCP_OLD_DATA;
 			ndp_send_dup_ack(sk, psn, nh->path, xmitq);
 		}
@@ -662,8 +662,8 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		ndp_send_dup_ack(sk, psn, nh->path, xmitq);
 		goto drop;
 	}
-	if (ndp_after(psn + 1, nsk->rcv_high))
-		nsk->rcv_high = psn + 1;
+	if (ndp_after(psn + 1, nsk->rcv.high))
+		nsk->rcv.high = psn + 1;
 
 	/* Data arriving after close() with nobody to read it: abort. */
 	if (sock_flag(sk, SOCK_DEAD) && skb->len && !trimmed) {
@@ -677,14 +677,14 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	if (!trimmed) {
 		rmem = atomic_read(&sk->sk_rmem_alloc);
 		if (rmem && (rmem + skb->truesize > 2 * READ_ONCE(sk->sk_rcvbuf) ||
-			     (psn != nsk->rcv_nxt &&
+			     (psn != nsk->rcv.nxt &&
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
 			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
 			reason = SKB_DROP_REASON_SOCKET_RCVBUFF;
 			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_RCVBUF,
 				       ce);
 			trimmed = true;
-		} else if (!ndp_rmem_schedule(sk, skb, psn == nsk->rcv_nxt)) {
+		} else if (!ndp_rmem_schedule(sk, skb, psn == nsk->rcv.nxt)) {
 			NDP_INC_STATS(net, NDP_MIB_MEMDROPS);
 			reason = SKB_DROP_REASON_PROTO_MEM;
 			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_MEM, ce);
@@ -720,8 +720,8 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 
 	ndp_dasr_rcv(sk, psn, flags);
 	if (trimmed) {
-		if (psn == nsk->rcv_nxt)
-			WRITE_ONCE(nsk->hole_nacked, true);
+		if (psn == nsk->rcv.nxt)
+			WRITE_ONCE(nsk->rcv.hole_nacked, true);
 		/* Its pull brings this packet back: its size is known. */
 		pull = ndp_pull_enqueue(sk, true,
 					ntohs(nh->paylen) + NDP_HDR_LEN +
@@ -744,8 +744,8 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	skb_set_owner_r(skb, sk);
-	WRITE_ONCE(nsk->rcv_tsize, skb->truesize);
-	if (psn == nsk->rcv_nxt) {
+	WRITE_ONCE(nsk->rcv.tsize, skb->truesize);
+	if (psn == nsk->rcv.nxt) {
 		ndp_deliver(sk, skb);
 		ndp_deliver_ooo(sk);
 	} else {
@@ -764,7 +764,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		ab->ready = true;
 	else
 		sk->sk_data_ready(sk);
-	if (nsk->fin_rcvd) {
+	if (nsk->rcv.fin) {
 		if (ab) {
 			ndp_ack_flush(sk, ab, xmitq);
 			sk->sk_data_ready(sk);
@@ -791,8 +791,8 @@ static bool ndp_rst_ok(const struct ndp_sock *nsk, u32 psn)
 {
 	if (ndp_report_ok(nsk, psn, false))
 		return true;
-	return nsk->rcv_isn_known &&
-	       (u32)(nsk->rcv_nxt - psn) <= NDP_RCV_WINDOW;
+	return nsk->rcv.isn_known &&
+	       (u32)(nsk->rcv.nxt - psn) <= NDP_RCV_WINDOW;
 }
 
 /*
@@ -826,8 +826,8 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 		nsk->addr_ok = true;
 		NDP_INC_STATS(net, NDP_MIB_ADDRVALIDATED);
 	}
-	nsk->heard = jiffies;
-	nsk->peer_synced = true;
+	nsk->snd.heard = jiffies;
+	nsk->snd.peer_synced = true;
 	nsk->ever_heard = true;
 	ndp_dasr_heard(sk, ntohs(nh->nsenders));
 	/* A CE echo: the NACK already scores its path, an ACK's is scored
@@ -889,7 +889,7 @@ static enum skb_drop_reason ndp_rcv_challenge(struct sock *sk,
 	struct sk_buff *skb;
 
 	skb = ndp_sndq_find(nsk, psn);
-	if (nsk->passive || nsk->peer_synced || !skb ||
+	if (nsk->passive || nsk->snd.peer_synced || !skb ||
 	    !(NDP_SKB_CB(skb)->flags & NDP_F_SYN) ||
 	    !NDP_SKB_CB(skb)->sent) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_INBADCHALLENGES);
@@ -1000,12 +1000,12 @@ static void ndp_rcv_conn_done(struct sock *sk, struct sk_buff_head *xmitq)
 	 * in flight (a new window), or no pull was left to come, or by the
 	 * amplification bound until it proved its address.
 	 */
-	if (nsk->send_head || nsk->amp_blocked)
+	if (nsk->snd.head || nsk->amp_blocked)
 		ndp_push(sk, xmitq);
 	/* The peer proved its address: a token for its next connections. */
 	if (nsk->passive && nsk->addr_ok && !nsk->admit.token_sent)
 		ndp_admit_send_token(sk, xmitq);
-	if (nsk->fin_acked)
+	if (nsk->snd.fin_acked)
 		ndp_try_finish(sk, xmitq);
 }
 
@@ -1210,9 +1210,9 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 		sk->sk_bound_dev_if = skb->skb_iif;
 	}
 	cnsk->ifindex = skb->skb_iif;
-	cnsk->rcv_nxt = ntohl(nh->psn) - ntohl(nh->syn_off);
-	cnsk->rcv_high = cnsk->rcv_nxt;
-	cnsk->rcv_isn_known = true;
+	cnsk->rcv.nxt = ntohl(nh->psn) - ntohl(nh->syn_off);
+	cnsk->rcv.high = cnsk->rcv.nxt;
+	cnsk->rcv.isn_known = true;
 	/*
 	 * The opening packet counts for anti-amplification before the
 	 * child is visible: an application that accepts and writes at
@@ -1222,7 +1222,7 @@ static struct sock *ndp_passive_open(struct sock *lsk, struct sk_buff *skb,
 	cnsk->amp_rx = skb->len + skb_network_header_len(skb);
 	cnsk->mss = ndp_mss_for(sk, ndp_route_mtu(sk, &mtu) ? ETH_DATA_LEN : mtu);
 	cnsk->parent = lsk;
-	cnsk->syn_window = READ_ONCE(nn->init_window);
+	cnsk->snd.syn_window = READ_ONCE(nn->init_window);
 	ndp_rtt_init(sk);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	bh_unlock_sock(sk);

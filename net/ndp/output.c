@@ -694,7 +694,7 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 	ndp_sock_assert_locked(sk);
 	skb = ndp_ctrl_alloc(&nsk->flow, type, flags, psn);
 	if (skb && type != NDP_PKT_RST) {
-		ndp_hdr(skb)->syn_off = htonl(READ_ONCE(nsk->rcv_nxt));
+		ndp_hdr(skb)->syn_off = htonl(READ_ONCE(nsk->rcv.nxt));
 		ndp_hdr(skb)->nsenders =
 			htons(ndp_dasr_advertised(sock_net(sk)));
 	}
@@ -878,7 +878,7 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	cb->sent = 1;
 	cb->last = !!(flags & NDP_F_LAST);
 	cb->sent_ns = ktime_get_ns();
-	nsk->tx_data++;
+	nsk->snd.tx_data++;
 	if (!nsk->addr_ok)
 		nsk->amp_tx += ndp_hdrs_len(sk) +
 			       (flags & NDP_F_TRIMMED ? 0 : skb->len);
@@ -900,10 +900,10 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	ndp_hdr_fill(nh, &nsk->flow, NDP_PKT_DATA, flags, cb->psn);
 	nh->path = path;
 	if (flags & NDP_F_SYN)
-		nh->syn_off = htonl(cb->psn - nsk->isn);
+		nh->syn_off = htonl(cb->psn - nsk->snd.isn);
 	if (flags & (NDP_F_ECHO | NDP_F_TOKEN))
 		ndp_admit_tx_fill(sk, nh, flags);
-	left = nsk->snd_bytes - cb->offset;
+	left = nsk->snd.bytes - cb->offset;
 	nh->prio = htonl(min_t(u64, left, U32_MAX));
 	nh->paylen = htons(skb->len);
 	nh->pcsum = cb->pcsum;
@@ -1064,7 +1064,7 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 	cut = true;
 	for (skb = start; skb; skb = next) {
 		next = skb_rb_next(skb);
-		rb_erase(&skb->rbnode, &nsk->sndq);
+		rb_erase(&skb->rbnode, &nsk->snd.q);
 		if (cut) {
 			cut = skb != end;
 			consume_skb(skb);
@@ -1079,8 +1079,8 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 		sk_mem_uncharge(sk, old_ts - new_ts);
 
 	/* ... and back in, the new packets first, numbered from @start's. */
-	if (nsk->send_head == start)
-		nsk->send_head = skb_peek(&new);
+	if (nsk->snd.head == start)
+		nsk->snd.head = skb_peek(&new);
 	while ((skb = __skb_dequeue(&new))) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
@@ -1088,7 +1088,7 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 		cb->offset = offset;
 		cb->flags = ndp_syn_flag(nsk, cb->psn);
 		offset += skb->len;
-		ndp_rb_insert(&nsk->sndq, skb);
+		ndp_rb_insert(&nsk->snd.q, skb);
 	}
 	/* Their stream offsets stand; a FIN stays a FIN. */
 	while ((skb = __skb_dequeue(&kept))) {
@@ -1096,10 +1096,10 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 
 		cb->psn = psn++;
 		cb->flags = (cb->flags & NDP_F_FIN) | ndp_syn_flag(nsk, cb->psn);
-		ndp_rb_insert(&nsk->sndq, skb);
+		ndp_rb_insert(&nsk->snd.q, skb);
 	}
-	nsk->snd_nxt = psn;
-	WRITE_ONCE(nsk->sndq_len, nsk->sndq_len - old_n + new_n);
+	nsk->snd.nxt = psn;
+	WRITE_ONCE(nsk->snd.q_len, nsk->snd.q_len - old_n + new_n);
 	NDP_ADD_STATS(sock_net(sk), NDP_MIB_PMTURECUT, old_n);
 	return;
 
@@ -1115,7 +1115,7 @@ drop:
  * transfer stays paced by the receiver, instead of going idle every
  * round trip and pushing each refill as a new unscheduled window.
  *
- * What is left of the current window (nsk->unsched) is kept: data the
+ * What is left of the current window (nsk->snd.unsched) is kept: data the
  * application writes next goes out at once up to it, and each packet
  * draws a pull again.  The receiver forgets the pulls it owes at LAST,
  * so without it a window the application's first write did not fill
@@ -1127,9 +1127,9 @@ drop:
  */
 static u16 ndp_last_flag(struct ndp_sock *nsk)
 {
-	if (nsk->send_head || nsk->rtx_pending || nsk->writer_waiting)
+	if (nsk->snd.head || nsk->snd.rtx_pending || nsk->snd.writer_waiting)
 		return 0;
-	nsk->idle = true;
+	nsk->snd.idle = true;
 	return NDP_F_LAST;
 }
 
@@ -1165,7 +1165,7 @@ static void ndp_send_new(struct sock *sk, u16 flags,
 			 struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
-	struct sk_buff *skb = nsk->send_head;
+	struct sk_buff *skb = nsk->snd.head;
 
 	ndp_sync_mss(sk);
 	/*
@@ -1175,9 +1175,9 @@ static void ndp_send_new(struct sock *sk, u16 flags,
 	 */
 	if (unlikely(skb->len > READ_ONCE(nsk->mss))) {
 		ndp_recut_unsent(sk, skb);
-		skb = nsk->send_head;
+		skb = nsk->snd.head;
 	}
-	nsk->send_head = skb_rb_next(skb);
+	nsk->snd.head = skb_rb_next(skb);
 	ndp_send_data(sk, skb, flags | ndp_last_flag(nsk), xmitq);
 }
 
@@ -1187,20 +1187,20 @@ static bool ndp_send_one_rtx(struct sock *sk, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
+	for (skb = skb_rb_first(&nsk->snd.q); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
-		if (skb == nsk->send_head)
+		if (skb == nsk->snd.head)
 			break;
 		if (!cb->rtx)
 			continue;
 		cb->rtx = 0;
-		nsk->rtx_pending--;
+		nsk->snd.rtx_pending--;
 		ndp_send_data(sk, skb, flags | NDP_F_RTX | ndp_last_flag(nsk),
 			      xmitq);
 		return true;
 	}
-	nsk->rtx_pending = 0;	/* stale count: nothing marked */
+	nsk->snd.rtx_pending = 0;	/* stale count: nothing marked */
 	return false;
 }
 
@@ -1215,12 +1215,12 @@ static void ndp_push_window_start(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 w = ndp_dasr_window(sk, READ_ONCE(nn->init_window));
 
-	nsk->first_sent = true;
-	nsk->idle = false;
-	nsk->topup_held = false;
-	nsk->unsched = w;
-	nsk->push_window = w;
-	nsk->unsched_mark = min(w, READ_ONCE(nn->detour_mark));
+	nsk->snd.first_sent = true;
+	nsk->snd.idle = false;
+	nsk->snd.topup_held = false;
+	nsk->snd.unsched = w;
+	nsk->snd.push_window = w;
+	nsk->snd.unsched_mark = min(w, READ_ONCE(nn->detour_mark));
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_PUSHWINDOWS);
 }
 
@@ -1232,9 +1232,9 @@ static u16 ndp_push_flags(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	if (!nsk->unsched_mark)
+	if (!nsk->snd.unsched_mark)
 		return 0;
-	nsk->unsched_mark--;
+	nsk->snd.unsched_mark--;
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTUNSCHED);
 	return NDP_F_UNSCHED;
 }
@@ -1247,10 +1247,10 @@ static bool ndp_sent_unacked(const struct ndp_sock *nsk, bool marked_too)
 {
 	struct sk_buff *skb;
 
-	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
+	for (skb = skb_rb_first(&nsk->snd.q); skb; skb = skb_rb_next(skb)) {
 		const struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
-		if (skb == nsk->send_head)
+		if (skb == nsk->snd.head)
 			break;
 		if (cb->sent && !cb->acked && (marked_too || !cb->rtx))
 			return true;
@@ -1265,7 +1265,7 @@ static bool ndp_sent_unacked(const struct ndp_sock *nsk, bool marked_too)
  */
 bool ndp_expects_pull(const struct ndp_sock *nsk)
 {
-	return nsk->pulls_owed || ndp_sent_unacked(nsk, false);
+	return nsk->snd.pulls_owed || ndp_sent_unacked(nsk, false);
 }
 
 /*
@@ -1281,13 +1281,13 @@ bool ndp_expects_pull(const struct ndp_sock *nsk)
  */
 static bool ndp_may_push_window(const struct ndp_sock *nsk)
 {
-	if (!nsk->first_sent)
+	if (!nsk->snd.first_sent)
 		return true;
-	if (!nsk->peer_synced || nsk->credit)
+	if (!nsk->snd.peer_synced || nsk->snd.credit)
 		return false;
-	if (nsk->idle)
+	if (nsk->snd.idle)
 		return !ndp_sent_unacked(nsk, true);
-	return !nsk->unsched && !nsk->rtx_pending && !ndp_expects_pull(nsk);
+	return !nsk->snd.unsched && !nsk->snd.rtx_pending && !ndp_expects_pull(nsk);
 }
 
 /*
@@ -1300,8 +1300,8 @@ static u32 ndp_sent_unacked_count(const struct ndp_sock *nsk, u32 max)
 	struct sk_buff *skb;
 	u32 n = 0;
 
-	for (skb = skb_rb_first(&nsk->sndq);
-	     skb && skb != nsk->send_head && n < max; skb = skb_rb_next(skb))
+	for (skb = skb_rb_first(&nsk->snd.q);
+	     skb && skb != nsk->snd.head && n < max; skb = skb_rb_next(skb))
 		n += NDP_SKB_CB(skb)->sent && !NDP_SKB_CB(skb)->acked;
 	return n;
 }
@@ -1333,15 +1333,15 @@ static void ndp_window_top_up(struct sock *sk)
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 w = ndp_dasr_window(sk, READ_ONCE(nn->init_window));
-	u32 used = nsk->pulls_owed + nsk->credit + nsk->unsched;
+	u32 used = nsk->snd.pulls_owed + nsk->snd.credit + nsk->snd.unsched;
 
-	if (nsk->topup_held || used >= w)
+	if (nsk->snd.topup_held || used >= w)
 		return;
 	used += ndp_sent_unacked_count(nsk, w - used);
 	if (used >= w)
 		return;
-	nsk->unsched += w - used;
-	nsk->idle = false;
+	nsk->snd.unsched += w - used;
+	nsk->snd.idle = false;
 	NDP_ADD_STATS(sock_net(sk), NDP_MIB_WINDOWTOPUPS, w - used);
 }
 
@@ -1357,17 +1357,17 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
-	if (nsk->send_head && ndp_may_push_window(nsk))
+	if (nsk->snd.head && ndp_may_push_window(nsk))
 		ndp_push_window_start(sk);
-	else if (nsk->send_head && nsk->first_sent && nsk->peer_synced)
+	else if (nsk->snd.head && nsk->snd.first_sent && nsk->snd.peer_synced)
 		ndp_window_top_up(sk);
 	nsk->amp_blocked = false;
-	while (nsk->unsched && nsk->send_head) {
-		int amp = ndp_amp_check(sk, nsk->send_head->len);
+	while (nsk->snd.unsched && nsk->snd.head) {
+		int amp = ndp_amp_check(sk, nsk->snd.head->len);
 
 		if (amp < 0)
 			break;
-		nsk->unsched--;
+		nsk->snd.unsched--;
 		ndp_send_new(sk, ndp_push_flags(sk) | amp, xmitq);
 	}
 	ndp_send_credit(sk, xmitq);
@@ -1376,7 +1376,7 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 	 * RTO (the pulls owed were an estimate): the timer's persist probe
 	 * sends it if they do not come (timer.c).
 	 */
-	if (nsk->send_head && !nsk->credit && !nsk->amp_blocked &&
+	if (nsk->snd.head && !nsk->snd.credit && !nsk->amp_blocked &&
 	    !timer_pending(&nsk->rto.timer))
 		ndp_rto_arm(sk);
 }
@@ -1387,22 +1387,22 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
-	while (nsk->credit) {
+	while (nsk->snd.credit) {
 		int amp = ndp_amp_check(sk, READ_ONCE(nsk->mss));
 
 		if (amp < 0)
 			break;
-		if (nsk->rtx_pending && ndp_send_one_rtx(sk, amp, xmitq)) {
+		if (nsk->snd.rtx_pending && ndp_send_one_rtx(sk, amp, xmitq)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTXNACK);
 			nsk->st.rtx_nack++;
-		} else if (nsk->send_head) {
+		} else if (nsk->snd.head) {
 			ndp_send_new(sk, amp, xmitq);
 		} else {
 			/* Nothing to send: the pull is void. */
-			nsk->credit = 0;
+			nsk->snd.credit = 0;
 			break;
 		}
-		nsk->credit--;
+		nsk->snd.credit--;
 	}
 }
 
@@ -1415,10 +1415,10 @@ bool ndp_oldest_unreported(struct ndp_sock *nsk, u64 *sent_ns)
 	struct sk_buff *skb;
 	bool any = false;
 
-	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
+	for (skb = skb_rb_first(&nsk->snd.q); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 
-		if (skb == nsk->send_head)
+		if (skb == nsk->snd.head)
 			break;
 		if (!cb->sent || cb->acked || cb->rtx)
 			continue;
@@ -1442,13 +1442,13 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 	struct sk_buff *skb;
 	int n = 0;
 
-	for (skb = skb_rb_first(&nsk->sndq); skb; skb = skb_rb_next(skb)) {
+	for (skb = skb_rb_first(&nsk->snd.q); skb; skb = skb_rb_next(skb)) {
 		struct ndp_skb_cb *cb = NDP_SKB_CB(skb);
 		/* Pushed, but not a detour candidate: never UNSCHED. */
 		u16 flags = NDP_F_RTX;
 		int amp;
 
-		if (skb == nsk->send_head || n >= max)
+		if (skb == nsk->snd.head || n >= max)
 			break;
 		if (!cb->sent || cb->acked || cb->rtx || cb->sent_ns > cutoff_ns)
 			continue;
@@ -1458,7 +1458,7 @@ int ndp_resend_unacked(struct sock *sk, struct sk_buff_head *xmitq, u32 max,
 		flags |= amp;
 		/* No news of it: a loss on the path it took. */
 		ndp_path_feedback(sk, cb->path, NDP_PATH_FB_RTO);
-		if (skb_rb_next(skb) == nsk->send_head)
+		if (skb_rb_next(skb) == nsk->snd.head)
 			flags |= ndp_last_flag(nsk);
 		nsk->rto.psn = cb->psn;
 		nsk->rto.psn_valid = true;
@@ -1485,7 +1485,7 @@ void ndp_resend_now(struct sock *sk, struct sk_buff *skb,
 	if (amp < 0)
 		return;		/* a pull takes it */
 	cb->rtx = 0;
-	nsk->rtx_pending--;
+	nsk->snd.rtx_pending--;
 	ndp_send_data(sk, skb, amp | NDP_F_RTX | ndp_last_flag(nsk), xmitq);
 }
 
@@ -1496,14 +1496,14 @@ void ndp_clean_acked(struct sock *sk)
 	struct sk_buff *skb;
 
 	ndp_sock_assert_locked(sk);
-	while ((skb = skb_rb_first(&nsk->sndq)) && NDP_SKB_CB(skb)->acked) {
-		rb_erase(&skb->rbnode, &nsk->sndq);
-		WRITE_ONCE(nsk->sndq_len, nsk->sndq_len - 1);
+	while ((skb = skb_rb_first(&nsk->snd.q)) && NDP_SKB_CB(skb)->acked) {
+		rb_erase(&skb->rbnode, &nsk->snd.q);
+		WRITE_ONCE(nsk->snd.q_len, nsk->snd.q_len - 1);
 		if (NDP_SKB_CB(skb)->flags & NDP_F_FIN)
-			WRITE_ONCE(nsk->fin_acked, true);	/* close() waits locklessly */
+			WRITE_ONCE(nsk->snd.fin_acked, true);	/* close() waits locklessly */
 		sk_wmem_queued_add(sk, -skb->truesize);
 		sk_mem_uncharge(sk, skb->truesize);
-		nsk->snd_una++;
+		nsk->snd.una++;
 		consume_skb(skb);
 	}
 }
@@ -1513,16 +1513,16 @@ void ndp_purge_sndq(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = skb_rb_first(&nsk->sndq))) {
-		rb_erase(&skb->rbnode, &nsk->sndq);
+	while ((skb = skb_rb_first(&nsk->snd.q))) {
+		rb_erase(&skb->rbnode, &nsk->snd.q);
 		sk_wmem_queued_add(sk, -skb->truesize);
 		sk_mem_uncharge(sk, skb->truesize);
 		kfree_skb(skb);
 	}
-	WRITE_ONCE(nsk->sndq_len, 0);
-	nsk->send_head = NULL;
-	nsk->rtx_pending = 0;
-	nsk->credit = 0;
+	WRITE_ONCE(nsk->snd.q_len, 0);
+	nsk->snd.head = NULL;
+	nsk->snd.rtx_pending = 0;
+	nsk->snd.credit = 0;
 }
 
 bool ndp_rb_insert(struct rb_root *root, struct sk_buff *skb)

@@ -215,7 +215,7 @@ struct ndp_path *ndp_path_next_rcu(struct ndp_net *nn, struct ndp_path *p)
 static struct list_head *ndp_path_head(struct sock *sk)
 {
 	/* Paired with smp_store_release() in ndp_path_spray_start(). */
-	struct ndp_spray *s = smp_load_acquire(&ndp_sk(sk)->spray);
+	struct ndp_spray *s = smp_load_acquire(&ndp_sk(sk)->mp.spray);
 
 	return s ? &s->head : &ndp_pernet(sock_net(sk))->path->paths;
 }
@@ -298,15 +298,15 @@ static void ndp_path_new_round(struct sock *sk)
 			break;
 		if (ndp_path_applies(p, &nsk->flow) &&
 		    ndp_path_usable(sock_net(sk), p))
-			nsk->mp_round[n++] = p->id;
+			nsk->mp.round[n++] = p->id;
 	}
 	for (i = n; i > 1; i--) {
 		u8 j = get_random_u32_below(i);
 
-		swap(nsk->mp_round[i - 1], nsk->mp_round[j]);
+		swap(nsk->mp.round[i - 1], nsk->mp.round[j]);
 	}
-	nsk->mp_len = n;
-	nsk->mp_pos = 0;
+	nsk->mp.len = n;
+	nsk->mp.pos = 0;
 }
 
 /* Whether a configured path applies to @sk's peer.  RCU held. */
@@ -348,7 +348,7 @@ static bool ndp_path_spray_start(struct sock *sk)
 
 	ndp_sock_assert_locked(sk);
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "spray paths need RCU");
-	if (nsk->spray)
+	if (nsk->mp.spray)
 		return true;
 	if (!ndp_path_can_spray(sk) || ndp_path_configured(sk))
 		return false;
@@ -380,18 +380,18 @@ again:
 		p->decay_stamp = jiffies;
 		list_add_tail(&p->node, &s->head);
 	}
-	nsk->mp_len = 0;
-	nsk->mp_pos = 0;
+	nsk->mp.len = 0;
+	nsk->mp.pos = 0;
 	/* Labels complete before readers see them (ndp_path_head()). */
-	smp_store_release(&nsk->spray, s);
+	smp_store_release(&nsk->mp.spray, s);
 	return true;
 }
 
 /* The socket is destroyed: nothing can look at its labels any more. */
 void ndp_path_spray_free(struct sock *sk)
 {
-	kfree(ndp_sk(sk)->spray);
-	ndp_sk(sk)->spray = NULL;
+	kfree(ndp_sk(sk)->mp.spray);
+	ndp_sk(sk)->mp.spray = NULL;
 }
 
 /**
@@ -407,34 +407,34 @@ u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn)
 {
 	struct ndp_net *nn = ndp_pernet(sock_net(sk));
 	struct ndp_sock *nsk = ndp_sk(sk);
-	u8 *r = nsk->mp_round;
+	u8 *r = nsk->mp.round;
 	u8 id = 0;
 
 	ndp_sock_assert_locked(sk);
-	if (list_empty(&nn->path->paths) && !nsk->spray &&
+	if (list_empty(&nn->path->paths) && !nsk->mp.spray &&
 	    !ndp_path_can_spray(sk)) {
-		nsk->mp_len = 0;
+		nsk->mp.len = 0;
 		return 0;
 	}
 	rcu_read_lock();
 	if (!ndp_path_spray_start(sk) && syn)
 		goto out;
-	if (nsk->mp_pos >= nsk->mp_len)
+	if (nsk->mp.pos >= nsk->mp.len)
 		ndp_path_new_round(sk);
-	if (!nsk->mp_len)
+	if (!nsk->mp.len)
 		goto out;
-	if (r[nsk->mp_pos] == avoid && nsk->mp_len > 1) {
+	if (r[nsk->mp.pos] == avoid && nsk->mp.len > 1) {
 		/* Take the next entry; @avoid keeps its turn if any is left. */
-		if (nsk->mp_pos + 1 < nsk->mp_len) {
-			swap(r[nsk->mp_pos], r[nsk->mp_pos + 1]);
+		if (nsk->mp.pos + 1 < nsk->mp.len) {
+			swap(r[nsk->mp.pos], r[nsk->mp.pos + 1]);
 		} else {
 			ndp_path_new_round(sk);
-			if (r[0] == avoid && nsk->mp_len > 1)
+			if (r[0] == avoid && nsk->mp.len > 1)
 				swap(r[0], r[1]);
 		}
 	}
-	if (nsk->mp_len)
-		id = r[nsk->mp_pos++];
+	if (nsk->mp.len)
+		id = r[nsk->mp.pos++];
 out:
 	rcu_read_unlock();
 	return id;

@@ -153,23 +153,23 @@ static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
 
 	slow = lock_sock_fast(sk);
 	ndp_pull_snapshot(sk, &pulls);
-	h = skb_rb_first(&nsk->sndq);
-	o = skb_rb_first(&nsk->ooo);
+	h = skb_rb_first(&nsk->snd.q);
+	o = skb_rb_first(&nsk->rcv.ooo);
 	seq_printf(seq, "%u %u %08x %d %u %u %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
 		   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
 		   secrets ? nsk->nonce : 0, sk->sk_state,
-		   nsk->snd_una, nsk->snd_nxt,
-		   nsk->send_head ?
-		   (int)(NDP_SKB_CB(nsk->send_head)->psn - nsk->snd_una) : -1,
-		   nsk->rtx_pending, nsk->credit, nsk->idle,
+		   nsk->snd.una, nsk->snd.nxt,
+		   nsk->snd.head ?
+		   (int)(NDP_SKB_CB(nsk->snd.head)->psn - nsk->snd.una) : -1,
+		   nsk->snd.rtx_pending, nsk->snd.credit, nsk->snd.idle,
 		   h ? NDP_SKB_CB(h)->acked : -1,
-		   nsk->rcv_nxt, nsk->rcv_high - nsk->rcv_nxt,
-		   nsk->ooo_len,
-		   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv_nxt) : -1,
+		   nsk->rcv.nxt, nsk->rcv.high - nsk->rcv.nxt,
+		   nsk->rcv.ooo_len,
+		   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv.nxt) : -1,
 		   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
 		   sk->sk_wmem_queued, pulls.pending,
 		   pulls.blocked, pulls.linked,
-		   nsk->hole_nacked, nsk->rto.retries, nsk->rto.us);
+		   nsk->rcv.hole_nacked, nsk->rto.retries, nsk->rto.us);
 	unlock_sock_fast(sk, slow);
 }
 

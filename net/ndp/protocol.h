@@ -522,6 +522,135 @@ struct ndp_sock_dasr {
 };
 
 /**
+ * struct ndp_sock_snd - a connection's sending side
+ * @q: packets from @una on, sent and unsent: an rbtree keyed by
+ *	psn (as TCP's retransmission queue), so reports find their packet in
+ *	O(log n); walked in psn order with skb_rb_first() / skb_rb_next().
+ * @q_len: packets in @q.
+ * @head: first never-sent packet in @q, or NULL.
+ * @isn: our first psn.
+ * @syn_window: packets from @isn on that carry SYN (active side: the
+ *	init_window at connect time; passive side: 0).
+ * @unsched: packets the current unscheduled window may still push.
+ * @unsched_mark: of which the first this many are marked NDP_F_UNSCHED
+ *	(eligible for detour, net.ndp.detour_mark).
+ * @push_window: packets the last unscheduled window was given (init_window,
+ *	or less after DASR).
+ * @una: oldest unacknowledged psn.
+ * @nxt: psn of the next packet queued by sendmsg.
+ * @bytes: bytes queued by sendmsg so far (stream offset).
+ * @pull_seen: last pull counter received.
+ * @tx_data: DATA packets transmitted so far: the peer issues at most one
+ *	pull per packet it receives, so its pull counter never exceeds it.
+ * @pulls_owed: estimate of the pulls the peer still owes us: one per
+ *	packet newly ACKed or NACKed, minus each pull received (floor 0);
+ *	0 again when our LAST is acknowledged (the peer drops what it
+ *	owed at LAST).
+ * @credit: packets the peer's pulls allow us to send.
+ * @rtx_pending: packets in @q marked for retransmission.
+ * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
+ *	(once @peer_synced and all sent is acknowledged, see ndp_push()).
+ * @topup_held: a packet of this window was NACKed or came back (RTS):
+ *	the network or the peer is refusing data, so pulls clock the rest
+ *	and the window is not topped up (ndp_window_top_up()) until the
+ *	next one starts.
+ * @writer_waiting: a sendmsg() sleeps for send buffer space: more data is
+ *	coming, so no packet carries NDP_F_LAST and the peer keeps pulling
+ *	(cleared when the write returns or the FIN is queued).
+ * @first_sent: the first window went out.
+ * @peer_synced: the peer ACKed, NACKed or pulled our data, so it knows our
+ *	isn and can place packets without SYN.
+ * @fin_queued: a FIN packet is in @q.
+ * @fin_acked: our FIN was acknowledged.
+ * @heard: jiffies of the peer's last ACK, NACK or PULL (its own data
+ *	does not count: it says nothing about the pulls it owes us).
+ * @pull_at: jiffies of the last pull counter advance.
+ * @pull_gap8: average gap between pulls while waiting for them, jiffies
+ *	times 8 (0: no sample yet).
+ * @pull_waiting: after the last pull, something was left to send.
+ *
+ * Under the socket lock; @fin_acked is also read without it (WRITE_ONCE).
+ */
+struct ndp_sock_snd {
+	struct rb_root		q;
+	u32			q_len;
+	struct sk_buff		*head;
+	u32			isn;
+	u32			syn_window;
+	u32			unsched;
+	u32			unsched_mark;
+	u32			push_window;
+	u32			una;
+	u32			nxt;
+	u64			bytes;
+	u32			pull_seen;
+	u32			tx_data;
+	u32			pulls_owed;
+	u32			credit;
+	u32			rtx_pending;
+	bool			idle;
+	bool			topup_held;
+	bool			writer_waiting;
+	bool			first_sent;
+	bool			peer_synced;
+	bool			fin_queued;
+	bool			fin_acked;
+	unsigned long		heard;
+	unsigned long		pull_at;
+	u32			pull_gap8;
+	bool			pull_waiting;
+};
+
+/**
+ * struct ndp_sock_mp - a connection's multipath state (path.c)
+ * @round: multipath: the current round, a random permutation of the
+ *	usable path ids towards the peer (path.c).
+ * @len: entries in @round.
+ * @pos: next entry of @round to use; a new round starts at @len.
+ * @spray: the connection's flow-label paths, or NULL (path.c); set once
+ *	under the socket lock, freed with the socket.
+ *
+ * Under the socket lock.
+ */
+struct ndp_sock_mp {
+	u8			round[NDP_PATHS_PER_DST];
+	u8			len;
+	u8			pos;
+	struct ndp_spray	*spray;
+};
+
+/**
+ * struct ndp_sock_rcv - a connection's receiving side
+ * @nxt: next in-order psn expected.
+ * @high: one past the highest psn seen (data or header).
+ * @isn_known: the peer's first psn is known (set at creation).
+ * @ooo: out-of-order packets, an rbtree keyed by psn.
+ * @ooo_last: the highest psn in @ooo (appending after it, the common
+ *	case behind one hole, needs no search), or NULL when empty.
+ * @ooo_len: packets in @ooo.
+ * @fin: the peer's FIN was delivered in order.
+ * @hole_nacked: we NACKed @nxt (it will come back when pulled).
+ * @tsize: truesize of the last data packet accepted (memory estimate
+ *	for the next one).
+ * @bytes_read: bytes the application read.
+ *
+ * Under the socket lock; @nxt is also read by the pull clock without it
+ * (WRITE_ONCE/READ_ONCE).
+ */
+struct ndp_sock_rcv {
+	u32			nxt;
+	u32			high;
+	bool			isn_known;
+	struct rb_root		ooo;
+	struct sk_buff		*ooo_last;
+	u32			ooo_len;
+	bool			fin;
+	bool			hole_nacked;
+	u32			tsize;
+	u64			bytes_read;
+};
+
+/**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
  * @bind_node: in &ndp_hash_net.bind_hash while @bound.
@@ -558,77 +687,17 @@ struct ndp_sock_dasr {
  * @accept_q: listener: children not yet accepted, oldest first (its
  *	length is sk_ack_backlog).  Child: entry.
  * @parent: child: the listener while queued for accept.
- * @sndq: packets from @snd_una on, sent and unsent: an rbtree keyed by
- *	psn (as TCP's retransmission queue), so reports find their packet in
- *	O(log n); walked in psn order with skb_rb_first() / skb_rb_next().
- * @sndq_len: packets in @sndq.
- * @send_head: first never-sent packet in @sndq, or NULL.
- * @isn: our first psn.
- * @syn_window: packets from @isn on that carry SYN (active side: the
- *	init_window at connect time; passive side: 0).
- * @unsched: packets the current unscheduled window may still push.
- * @unsched_mark: of which the first this many are marked NDP_F_UNSCHED
- *	(eligible for detour, net.ndp.detour_mark).
- * @push_window: packets the last unscheduled window was given (init_window,
- *	or less after DASR).
- * @snd_una: oldest unacknowledged psn.
- * @snd_nxt: psn of the next packet queued by sendmsg.
- * @snd_bytes: bytes queued by sendmsg so far (stream offset).
- * @pull_seen: last pull counter received.
- * @tx_data: DATA packets transmitted so far: the peer issues at most one
- *	pull per packet it receives, so its pull counter never exceeds it.
- * @pulls_owed: estimate of the pulls the peer still owes us: one per
- *	packet newly ACKed or NACKed, minus each pull received (floor 0);
- *	0 again when our LAST is acknowledged (the peer drops what it
- *	owed at LAST).
- * @mp_round: multipath: the current round, a random permutation of the
- *	usable path ids towards the peer (path.c).
- * @mp_len: entries in @mp_round.
- * @mp_pos: next entry of @mp_round to use; a new round starts at @mp_len.
- * @spray: the connection's flow-label paths, or NULL (path.c); set once
- *	under the socket lock, freed with the socket.
- * @credit: packets the peer's pulls allow us to send.
- * @rtx_pending: packets in @sndq marked for retransmission.
- * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
- *	(once @peer_synced and all sent is acknowledged, see ndp_push()).
- * @topup_held: a packet of this window was NACKed or came back (RTS):
- *	the network or the peer is refusing data, so pulls clock the rest
- *	and the window is not topped up (ndp_window_top_up()) until the
- *	next one starts.
- * @writer_waiting: a sendmsg() sleeps for send buffer space: more data is
- *	coming, so no packet carries NDP_F_LAST and the peer keeps pulling
- *	(cleared when the write returns or the FIN is queued).
- * @first_sent: the first window went out.
- * @peer_synced: the peer ACKed, NACKed or pulled our data, so it knows our
- *	isn and can place packets without SYN.
- * @fin_queued: a FIN packet is in @sndq.
- * @fin_acked: our FIN was acknowledged.
+ * @snd: the sending side (output.c, input.c for the reports).
+ * @mp: multipath state (path.c).
  * @rto: retransmission timeout (timer.c).
  * @rtt: RTT estimate (rtt.c).
- * @heard: jiffies of the peer's last ACK, NACK or PULL (its own data
- *	does not count: it says nothing about the pulls it owes us).
- * @pull_at: jiffies of the last pull counter advance.
- * @pull_gap8: average gap between pulls while waiting for them, jiffies
- *	times 8 (0: no sample yet).
- * @pull_waiting: after the last pull, something was left to send.
- * @rcv_nxt: next in-order psn expected.
- * @rcv_high: one past the highest psn seen (data or header).
- * @rcv_isn_known: the peer's first psn is known (set at creation).
- * @ooo: out-of-order packets, an rbtree keyed by psn.
- * @ooo_last: the highest psn in @ooo (appending after it, the common
- *	case behind one hole, needs no search), or NULL when empty.
- * @ooo_len: packets in @ooo.
- * @fin_rcvd: the peer's FIN was delivered in order.
  * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
  * @ever_heard: the peer sent us something other than an RST (idem).
- * @hole_nacked: we NACKed @rcv_nxt (it will come back when pulled).
- * @rcv_tsize: truesize of the last data packet accepted (memory estimate
- *	for the next one).
+ * @rcv: the receiving side (input.c, sock.c for recvmsg()).
  * @ifindex: device the peer's data arrives on (picks the pull queue).
  * @pq: pull queue, set on first use, changed under the socket lock and
  *	the old queue's lock; RCU for lockless readers (pull.c).
  * @pull: the receiver's pulls, under the lock of @pq (pull.c).
- * @bytes_read: bytes the application read (under lock_sock()).
  * @st: per-connection counters (NDP_INFO, sock_diag).
  * @dasr: DASR state (dasr.c).
  *
@@ -672,61 +741,22 @@ struct ndp_sock {
 	struct list_head	accept_q;
 	struct sock		*parent;
 
-	struct rb_root		sndq;
-	u32			sndq_len;
-	struct sk_buff		*send_head;
-	u32			isn;
-	u32			syn_window;
-	u32			unsched;
-	u32			unsched_mark;
-	u32			push_window;
-	u32			snd_una;
-	u32			snd_nxt;
-	u64			snd_bytes;
-	u32			pull_seen;
-	u32			tx_data;
-	u32			pulls_owed;
-	u8			mp_round[NDP_PATHS_PER_DST];
-	u8			mp_len;
-	u8			mp_pos;
-	struct ndp_spray	*spray;
-	u32			credit;
-	u32			rtx_pending;
-	bool			idle;
-	bool			topup_held;
-	bool			writer_waiting;
-	bool			first_sent;
-	bool			peer_synced;
-	bool			fin_queued;
-	bool			fin_acked;
+	struct ndp_sock_snd	snd;
+	struct ndp_sock_mp	mp;
 	struct ndp_rto		rto;
 	struct ndp_rtt		rtt;
-	unsigned long		heard;
-	unsigned long		pull_at;
-	u32			pull_gap8;
-	bool			pull_waiting;
 
-	u32			rcv_nxt;
-	u32			rcv_high;
-	bool			rcv_isn_known;
-	struct rb_root		ooo;
-	struct sk_buff		*ooo_last;
-	u32			ooo_len;
-	bool			fin_rcvd;
 	bool			ever_acked;
 	bool			ever_heard;
-	bool			hole_nacked;
-	u32			rcv_tsize;
+	struct ndp_sock_rcv	rcv;
 
 	int			ifindex;
 	struct ndp_pullq __rcu	*pq;
 	struct ndp_sock_pull	pull;
 
-	u64			bytes_read;
 	struct ndp_sock_stats	st;
 
 	struct ndp_sock_dasr	dasr;
-
 };
 
 /* ipv6_pinfo must be last: 6.1 finds it from the end of the object. */
@@ -823,7 +853,7 @@ static inline bool ndp_after(u32 a, u32 b)
  */
 static inline u16 ndp_syn_flag(const struct ndp_sock *nsk, u32 psn)
 {
-	return psn - nsk->isn < nsk->syn_window ? NDP_F_SYN : 0;
+	return psn - nsk->snd.isn < nsk->snd.syn_window ? NDP_F_SYN : 0;
 }
 
 /*

@@ -221,11 +221,11 @@ bool ndp_rcv_has_room(const struct sock *sk)
 	if (!rmem)
 		return true;
 	if (ndp_rcv_mem_short(sk, rmem))
-		return READ_ONCE(nsk->hole_nacked) && READ_ONCE(nsk->ooo_len) &&
+		return READ_ONCE(nsk->rcv.hole_nacked) && READ_ONCE(nsk->rcv.ooo_len) &&
 		       skb_queue_empty_lockless(&sk->sk_receive_queue);
-	if (rmem + READ_ONCE(nsk->rcv_tsize) <= READ_ONCE(sk->sk_rcvbuf))
+	if (rmem + READ_ONCE(nsk->rcv.tsize) <= READ_ONCE(sk->sk_rcvbuf))
 		return true;
-	return READ_ONCE(nsk->hole_nacked) &&
+	return READ_ONCE(nsk->rcv.hole_nacked) &&
 	       skb_queue_empty_lockless(&sk->sk_receive_queue);
 }
 
@@ -237,7 +237,7 @@ static u32 ndp_rcv_room_pkts(const struct sock *sk)
 {
 	int rmem = atomic_read(&sk->sk_rmem_alloc);
 	int room = READ_ONCE(sk->sk_rcvbuf) - rmem;
-	u32 tsize = max_t(u32, READ_ONCE(ndp_sk(sk)->rcv_tsize), 1);
+	u32 tsize = max_t(u32, READ_ONCE(ndp_sk(sk)->rcv.tsize), 1);
 
 	/* Beyond the low memory limit: one packet at a time. */
 	if (sk_memory_allocated(sk) > sk_prot_mem_limits(sk, 0))

@@ -98,13 +98,13 @@ void ndp_sock_init_state(struct sock *sk)
 	INIT_HLIST_NODE(&nsk->bind_node);
 	INIT_LIST_HEAD(&nsk->conn_list_node);
 	INIT_LIST_HEAD(&nsk->accept_q);
-	nsk->sndq = RB_ROOT;
-	nsk->ooo = RB_ROOT;
+	nsk->snd.q = RB_ROOT;
+	nsk->rcv.ooo = RB_ROOT;
 	INIT_LIST_HEAD(&nsk->pull.node);
-	nsk->isn = get_random_u32();
-	nsk->snd_una = nsk->isn;
-	nsk->snd_nxt = nsk->isn;
-	nsk->idle = true;
+	nsk->snd.isn = get_random_u32();
+	nsk->snd.una = nsk->snd.isn;
+	nsk->snd.nxt = nsk->snd.isn;
+	nsk->snd.idle = true;
 	nsk->mss = 1024;
 	ndp_timer_init(sk);
 }
@@ -155,9 +155,9 @@ void ndp_try_finish(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
-	if (nsk->dead || !nsk->fin_acked)
+	if (nsk->dead || !nsk->snd.fin_acked)
 		return;
-	if (nsk->fin_rcvd || sock_flag(sk, SOCK_DEAD))
+	if (nsk->rcv.fin || sock_flag(sk, SOCK_DEAD))
 		ndp_done(sk, xmitq);
 }
 
@@ -177,10 +177,10 @@ void ndp_abort(struct sock *sk, struct sk_buff_head *xmitq)
 		 * only received): then name its last in-order packet, which
 		 * ndp_rst_ok() takes as a report on its own data.
 		 */
-		u32 psn = nsk->snd_una;
+		u32 psn = nsk->snd.una;
 
-		if (!nsk->peer_synced && nsk->st.data_rcvd)
-			psn = nsk->rcv_nxt - 1;
+		if (!nsk->snd.peer_synced && nsk->st.data_rcvd)
+			psn = nsk->rcv.nxt - 1;
 		skb = ndp_ctrl_skb(sk, NDP_PKT_RST, 0, psn);
 		if (skb) {
 			__skb_queue_tail(xmitq, skb);
@@ -208,14 +208,14 @@ static void ndp_queue_skb(struct sock *sk, struct sk_buff *skb, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
-	cb->psn = nsk->snd_nxt++;
-	cb->offset = (u32)nsk->snd_bytes;
+	cb->psn = nsk->snd.nxt++;
+	cb->offset = (u32)nsk->snd.bytes;
 	cb->flags = flags | ndp_syn_flag(nsk, cb->psn);
-	nsk->snd_bytes += skb->len;
-	ndp_rb_insert(&nsk->sndq, skb);	/* the highest psn: never present */
-	WRITE_ONCE(nsk->sndq_len, nsk->sndq_len + 1);
-	if (!nsk->send_head)
-		nsk->send_head = skb;
+	nsk->snd.bytes += skb->len;
+	ndp_rb_insert(&nsk->snd.q, skb);	/* the highest psn: never present */
+	WRITE_ONCE(nsk->snd.q_len, nsk->snd.q_len + 1);
+	if (!nsk->snd.head)
+		nsk->snd.head = skb;
 	sk_wmem_queued_add(sk, skb->truesize);
 	sk_mem_charge(sk, skb->truesize);
 	if (push)
@@ -252,12 +252,12 @@ static void ndp_queue_fin(struct sock *sk, struct sk_buff *fin,
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 
-	if (nsk->fin_queued || nsk->dead) {
+	if (nsk->snd.fin_queued || nsk->dead) {
 		kfree_skb(fin);
 		return;
 	}
-	nsk->fin_queued = true;
-	nsk->writer_waiting = false;
+	nsk->snd.fin_queued = true;
+	nsk->snd.writer_waiting = false;
 	ndp_queue_skb(sk, fin, NDP_F_FIN, true, xmitq);
 }
 
@@ -425,12 +425,12 @@ static void ndp_close(struct sock *sk, long timeout)
 	}
 	abort = (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
 		!skb_queue_empty(&sk->sk_receive_queue);
-	if (!abort && !nsk->fin_queued && nsk->nonce && !nsk->dead)
+	if (!abort && !nsk->snd.fin_queued && nsk->nonce && !nsk->dead)
 		fin = ndp_fin_alloc(sk);
 
 	if (!nsk->nonce)
 		ndp_done(sk, &xmitq);
-	else if (abort || (!fin && !nsk->fin_queued))
+	else if (abort || (!fin && !nsk->snd.fin_queued))
 		ndp_abort(sk, &xmitq);
 	else if (fin)
 		ndp_queue_fin(sk, fin, &xmitq);
@@ -442,9 +442,9 @@ static void ndp_close(struct sock *sk, long timeout)
 
 		add_wait_queue(sk_sleep(sk), &wait);
 		while (timeout && !READ_ONCE(nsk->dead) &&
-		       !READ_ONCE(nsk->fin_acked) && !signal_pending(current))
+		       !READ_ONCE(nsk->snd.fin_acked) && !signal_pending(current))
 			sk_wait_event(sk, &timeout, READ_ONCE(nsk->dead) ||
-				      READ_ONCE(nsk->fin_acked), &wait);
+				      READ_ONCE(nsk->snd.fin_acked), &wait);
 		remove_wait_queue(sk_sleep(sk), &wait);
 	}
 orphan:
@@ -511,7 +511,7 @@ static u32 ndp_sndq_bytes(struct ndp_sock *nsk, bool unsent_only)
 	u64 bytes = 0;
 
 	ndp_sock_assert_locked((struct sock *)nsk);
-	skb = unsent_only ? nsk->send_head : skb_rb_first(&nsk->sndq);
+	skb = unsent_only ? nsk->snd.head : skb_rb_first(&nsk->snd.q);
 	for (; skb; skb = skb_rb_next(skb))
 		if (!NDP_SKB_CB(skb)->acked)
 			bytes += skb->len;
@@ -549,17 +549,17 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 		return;
 	}
 	info->ndpi_rcvq_bytes = ndp_rcvq_bytes(sk);
-	info->ndpi_bytes_received = nsk->bytes_read;
+	info->ndpi_bytes_received = nsk->rcv.bytes_read;
 	ndp_pull_snapshot(sk, &pulls);
 
 	info->ndpi_flags = (nsk->passive ? NDP_INFO_F_PASSIVE : 0) |
 			   (nsk->addr_ok ? NDP_INFO_F_ADDR_OK : 0) |
-			   (nsk->peer_synced ? NDP_INFO_F_PEER_SYNCED : 0) |
-			   (nsk->fin_queued ? NDP_INFO_F_FIN_SENT : 0) |
-			   (nsk->fin_acked ? NDP_INFO_F_FIN_ACKED : 0) |
-			   (nsk->fin_rcvd ? NDP_INFO_F_FIN_RCVD : 0) |
+			   (nsk->snd.peer_synced ? NDP_INFO_F_PEER_SYNCED : 0) |
+			   (nsk->snd.fin_queued ? NDP_INFO_F_FIN_SENT : 0) |
+			   (nsk->snd.fin_acked ? NDP_INFO_F_FIN_ACKED : 0) |
+			   (nsk->rcv.fin ? NDP_INFO_F_FIN_RCVD : 0) |
 			   (nsk->orphan ? NDP_INFO_F_ORPHAN : 0);
-	info->ndpi_paths = nsk->mp_len;
+	info->ndpi_paths = nsk->mp.len;
 	info->ndpi_mss = nsk->mss;
 	info->ndpi_nonce = secrets ? nsk->nonce : 0;
 	info->ndpi_rto_us = ndp_rto_backed_off_us(sk);
@@ -571,21 +571,21 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_rto_backoff = nsk->rto.backoff;
 	info->ndpi_rto_spurious = nsk->st.rto_spurious;
 	info->ndpi_rtt_last_us = nsk->rtt.last_us;
-	info->ndpi_pull_gap_us = jiffies_to_usecs(nsk->pull_gap8 / 8);
-	info->ndpi_snd_una = nsk->snd_una;
-	info->ndpi_snd_nxt = nsk->snd_nxt;
-	info->ndpi_rcv_nxt = nsk->rcv_nxt;
-	info->ndpi_rcv_high = nsk->rcv_high;
-	info->ndpi_sndq_pkts = nsk->snd_nxt - nsk->snd_una;
-	info->ndpi_unsent_pkts = nsk->send_head ?
-		nsk->snd_nxt - NDP_SKB_CB(nsk->send_head)->psn : 0;
-	info->ndpi_rtx_pending = nsk->rtx_pending;
-	info->ndpi_ooo_pkts = nsk->ooo_len;
+	info->ndpi_pull_gap_us = jiffies_to_usecs(nsk->snd.pull_gap8 / 8);
+	info->ndpi_snd_una = nsk->snd.una;
+	info->ndpi_snd_nxt = nsk->snd.nxt;
+	info->ndpi_rcv_nxt = nsk->rcv.nxt;
+	info->ndpi_rcv_high = nsk->rcv.high;
+	info->ndpi_sndq_pkts = nsk->snd.nxt - nsk->snd.una;
+	info->ndpi_unsent_pkts = nsk->snd.head ?
+		nsk->snd.nxt - NDP_SKB_CB(nsk->snd.head)->psn : 0;
+	info->ndpi_rtx_pending = nsk->snd.rtx_pending;
+	info->ndpi_ooo_pkts = nsk->rcv.ooo_len;
 	info->ndpi_sndq_bytes = ndp_sndq_bytes(nsk, false);
-	info->ndpi_credit = nsk->credit;
+	info->ndpi_credit = nsk->snd.credit;
 	info->ndpi_pull_pending = pulls.pending;
-	info->ndpi_bytes_sent = nsk->snd_bytes;
-	info->ndpi_data_sent = nsk->tx_data;
+	info->ndpi_bytes_sent = nsk->snd.bytes;
+	info->ndpi_data_sent = nsk->snd.tx_data;
 	info->ndpi_rtx_nack = nsk->st.rtx_nack;
 	info->ndpi_rtx_timeout = nsk->st.rtx_timeout;
 	info->ndpi_rtx_rts = nsk->st.rtx_rts;
@@ -593,12 +593,12 @@ void ndp_get_info(struct sock *sk, struct ndp_info *info, bool secrets)
 	info->ndpi_acks_rcvd = nsk->st.acks_rcvd;
 	info->ndpi_nacks_rcvd = nsk->st.nacks_rcvd;
 	info->ndpi_rts_rcvd = nsk->st.rts_rcvd;
-	info->ndpi_pulls_rcvd = nsk->pull_seen;
+	info->ndpi_pulls_rcvd = nsk->snd.pull_seen;
 	info->ndpi_data_rcvd = nsk->st.data_rcvd;
 	info->ndpi_trims_rcvd = nsk->st.trims_rcvd;
 	info->ndpi_nacks_sent = nsk->st.nacks_sent;
 	info->ndpi_pulls_sent = pulls.ctr;
-	info->ndpi_push_window = nsk->push_window;
+	info->ndpi_push_window = nsk->snd.push_window;
 	info->ndpi_peer_nsenders = nsk->dasr.peer_n;
 	info->ndpi_nsenders = ndp_dasr_nsenders(sock_net(sk));
 	unlock_sock_fast(sk, slow);
@@ -905,7 +905,7 @@ int ndp_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 	ndp_sk_flow(sk, &nsk->flow);
 	nsk->mss = ndp_mss_for(sk, mtu);
 	nsk->ifindex = ifindex;
-	nsk->syn_window = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
+	nsk->snd.syn_window = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
 	ndp_rtt_init(sk);
 	err = ndp_conn_hash(sk);
 	if (err) {
@@ -1028,9 +1028,9 @@ static struct sk_buff *ndp_sndq_tail_room(struct sock *sk, u32 mss)
 	struct sk_buff *skb;
 
 	ndp_sock_assert_locked(sk);
-	if (!nsk->send_head || nsk->dead)
+	if (!nsk->snd.head || nsk->dead)
 		return NULL;
-	skb = skb_rb_last(&nsk->sndq);
+	skb = skb_rb_last(&nsk->snd.q);
 	cb = NDP_SKB_CB(skb);
 	if (cb->sent || cb->flags & NDP_F_FIN || skb->len >= mss ||
 	    skb_shinfo(skb)->nr_frags >= MAX_SKB_FRAGS)
@@ -1083,7 +1083,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			/* What was copied stays in the packet, error or not. */
 			sk_wmem_queued_add(sk, done);
 			sk_mem_charge(sk, done);
-			nsk->snd_bytes += done;
+			nsk->snd.bytes += done;
 			copied += done;
 			queued |= done != 0;
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTTAILFILLS);
@@ -1153,7 +1153,7 @@ wait_memory:
 		 * which comes back on write space (a partial or interrupted
 		 * write leaves the flag set for the same reason).
 		 */
-		nsk->writer_waiting = true;
+		nsk->snd.writer_waiting = true;
 		if (queued) {
 			ndp_push_locked(sk);
 			queued = false;
@@ -1163,7 +1163,7 @@ wait_memory:
 		if (err)
 			goto out_err;
 	} while (copied < len);
-	nsk->writer_waiting = false;
+	nsk->snd.writer_waiting = false;
 	if (queued)
 		ndp_push_locked(sk);
 	release_sock(sk);
@@ -1239,7 +1239,7 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 				break;
 			}
 			copied += chunk;
-			nsk->bytes_read += chunk;
+			nsk->rcv.bytes_read += chunk;
 			cb->offset += chunk;
 			if (cb->offset >= skb->len) {
 				skb_unlink(skb, &sk->sk_receive_queue);
@@ -1318,7 +1318,7 @@ static int ndp_shutdown(struct socket *sock, int how)
 		err = -ENOTCONN;
 		goto out;
 	}
-	if ((how & SEND_SHUTDOWN) && !nsk->fin_queued) {
+	if ((how & SEND_SHUTDOWN) && !nsk->snd.fin_queued) {
 		fin = ndp_fin_alloc(sk);
 		if (!fin) {
 			err = -ENOMEM;

@@ -131,7 +131,7 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 
 	ndp_sock_assert_locked(sk);
 	if (sk->sk_state == TCP_LISTEN || nsk->dead ||
-	    RB_EMPTY_ROOT(&nsk->sndq))
+	    RB_EMPTY_ROOT(&nsk->snd.q))
 		return;
 	if (timer_pending(&nsk->rto.timer))
 		return;	/* re-armed meanwhile */
@@ -148,15 +148,15 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 		}
 	} else {
 		/* Everything was reported on: the peer owes us pulls. */
-		unsigned long wait = nsk->pull_gap8 / 8 * NDP_PULL_GAPS_WAIT;
+		unsigned long wait = nsk->snd.pull_gap8 / 8 * NDP_PULL_GAPS_WAIT;
 
 		wait = clamp(wait, rto,
 			     max(usecs_to_jiffies(READ_ONCE(nn->rto_max_us)),
 				 rto));
-		if (time_before(jiffies, nsk->heard + wait)) {
+		if (time_before(jiffies, nsk->snd.heard + wait)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOWAITPULL);
 			nsk->rto.late = false;
-			sk_reset_timer(sk, &nsk->rto.timer, nsk->heard + wait);
+			sk_reset_timer(sk, &nsk->rto.timer, nsk->snd.heard + wait);
 			return;
 		}
 	}
@@ -198,7 +198,7 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 		ndp_abort(sk, xmitq);
 		return;
 	}
-	trace_ndp_rto(sk, nsk->snd_una, nsk->rto.retries, ndp_rto_backed_off_us(sk),
+	trace_ndp_rto(sk, nsk->snd.una, nsk->rto.retries, ndp_rto_backed_off_us(sk),
 		      nsk->rtt.srtt_us8 >> 3, nsk->rtt.rttvar_us4 >> 2, nsk->rto.backoff);
 	n = ndp_resend_unacked(sk, xmitq, 1, now - rto_ns);
 	if (n) {
@@ -217,7 +217,7 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 		 * giving up like one.
 		 */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOPROBES);
-		nsk->credit = 1;
+		nsk->snd.credit = 1;
 		ndp_send_credit(sk, xmitq);
 	}
 	if ((u64)nsk->rto.us << nsk->rto.backoff < READ_ONCE(nn->rto_max_us))
@@ -279,7 +279,7 @@ void ndp_timer_init(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	timer_setup(&nsk->rto.timer, ndp_rto_fire, 0);
-	nsk->heard = jiffies;
+	nsk->snd.heard = jiffies;
 	nsk->rto.us = READ_ONCE(ndp_pernet(sock_net(sk))->rto_init_us);
 }
 

@@ -157,8 +157,8 @@ void ndp_tw_add(struct sock *sk)
 		return;
 	tw->fl = nsk->flow;
 	tw->sock_family = sk->sk_family;
-	tw->rcv_nxt = nsk->rcv_nxt;
-	tw->rcv_known = nsk->rcv_isn_known;
+	tw->rcv_nxt = nsk->rcv.nxt;
+	tw->rcv_known = nsk->rcv.isn_known;
 	tw->expires = jiffies + msecs_to_jiffies(ms);
 	/* As TCP's time-wait sockets, the record keeps the socket's cookie. */
 	tw->cookie = atomic64_read(&sk->sk_cookie);
