@@ -33,7 +33,9 @@
 #                  transfers would take four times as long)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
-. "$(dirname "$0")/fabric_lib.sh"
+# The fabric is a tool of the project (tools/lib), installed with the
+# tools (/ndp/bin in the guest) or beside the tests by "make install".
+ndp_lib_source_tool fabric_lib.sh
 
 xfer_setup
 ndp_lib_require_cmd tc ping sysctl

@@ -176,6 +176,26 @@ ndp_lib_skip_all()
 	exit $KSFT_SKIP
 }
 
+# ndp_lib_source_tool NAME: source NAME, a shell library of the project's
+# tools (tools/lib): beside the tests when installed by "make install",
+# in the source tree, or in PATH (/ndp/bin in the guest).  A test that
+# needs it cannot run without it: missing, it fails.
+ndp_lib_source_tool()
+{
+	local d f
+
+	d=$(dirname "$0")
+	for f in "$d/$1" "$d/../../../tools/lib/$1" "$(command -v "$1")"; do
+		if [ -n "$f" ] && [ -r "$f" ]; then
+			# shellcheck source=/dev/null
+			. "$f"
+			return 0
+		fi
+	done
+	echo "# $1 not found (tools/lib; /ndp/bin in the guest)" >&2
+	exit 1
+}
+
 ndp_lib_require_cmd()
 {
 	local c

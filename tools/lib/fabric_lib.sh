@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fabric_lib.sh: a data-centre fabric of network namespaces (source it).
-# Shared by selftests (fabric.sh), benchmarks (ndp-bench-guest --set
-# fabric) and the front end tools/fabric.  Functions are named fabric_*,
+# A tool of the project's own, used by the front end tools/fabric, the
+# benchmarks (ndp-bench-guest --set fabric, ndp-bench-fabric,
+# ndp-bench-fct) and the selftests that need a fabric (fabric.sh,
+# spray.sh); it depends on no test library.  Installed beside the tools
+# (/ndp/bin in the guest; tools/bench/Makefile).  Functions are named fabric_*,
 # internal ones __fabric_*.  See Documentation/networking/ndp-testing.rst,
 # "Fabric testbed".
 #
