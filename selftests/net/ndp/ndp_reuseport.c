@@ -122,9 +122,9 @@ static int port_of(int fd)
 
 static void expect_err(int got, int want, const char *what)
 {
-	ndp_test_expect(got == want, "v%d %s: %s (%s)",
-			family == AF_INET ? 4 : 6, what, ndp_errname(want),
-			ndp_errname(got));
+	ksft_test_result(got == want, "v%d %s: %s (%s)\n",
+			 family == AF_INET ? 4 : 6, what, ndp_errname(want),
+			 ndp_errname(got));
 }
 
 /* ---- spread ---------------------------------------------------------- */
@@ -264,7 +264,8 @@ static int spread(int conns)
 	struct sock_fprog prog = { .len = 1, .filter = code };
 	bool all;
 
-	ndp_test_plan(9);
+	ksft_print_header();
+	ksft_set_plan(9);
 	for (n = 0; n < nlisten; n++) {
 		int e;
 
@@ -276,13 +277,13 @@ static int spread(int conns)
 		if (!e)
 			e = try_listen(lfd[n], 128);
 		if (e) {
-			ndp_test_fail("v%d: listener %d of %d on port %d: %s",
-				      v, n, nlisten, port, ndp_errname(e));
+			ksft_test_result_fail("v%d: listener %d of %d on port %d: %s\n",
+					      v, n, nlisten, port, ndp_errname(e));
 			return ndp_test_done();
 		}
 	}
-	ndp_test_pass("v%d: %d SO_REUSEPORT listeners bound and listening on port %d",
-		      v, nlisten, port);
+	ksft_test_result_pass("v%d: %d SO_REUSEPORT listeners bound and listening on port %d\n",
+			      v, nlisten, port);
 
 	/*
 	 * The flow hash of a connection's addresses and ports (the source
@@ -291,24 +292,24 @@ static int spread(int conns)
 	 */
 	failed = run_conns(port, conns, 0);
 	show_accepts("accepts per listener");
-	ndp_test_expect(!failed,
-			"v%d: %d connections accepted, every byte checked (%d failed)",
-			v, conns, failed);
+	ksft_test_result(!failed,
+			 "v%d: %d connections accepted, every byte checked (%d failed)\n",
+			 v, conns, failed);
 	for (all = true, n = 0; n < nlisten; n++)
 		all &= accepts[n] > 0;
-	ndp_test_expect(all, "v%d: every listener accepted some of %d connections",
-			v, conns);
+	ksft_test_result(all, "v%d: every listener accepted some of %d connections\n",
+			 v, conns);
 
 	/* A classic BPF program steers (SO_ATTACH_REUSEPORT_CBPF). */
 	if (setsockopt(lfd[0], SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog,
 		       sizeof(prog))) {
-		ndp_test_fail("v%d: SO_ATTACH_REUSEPORT_CBPF: %s", v, strerror(errno));
+		ksft_test_result_fail("v%d: SO_ATTACH_REUSEPORT_CBPF: %s\n", v, strerror(errno));
 	} else {
 		failed = run_conns(port, 16, 1000);
 		show_accepts("with the program");
-		ndp_test_expect(!failed && accepts[1] == 16,
-				"v%d: a CBPF program returning 1 sends all 16 to the second listener",
-				v);
+		ksft_test_result(!failed && accepts[1] == 16,
+				 "v%d: a CBPF program returning 1 sends all 16 to the second listener\n",
+				 v);
 	}
 	setsockopt(lfd[0], SOL_SOCKET, SO_DETACH_REUSEPORT_BPF, &n, sizeof(n));
 
@@ -317,14 +318,14 @@ static int spread(int conns)
 	lfd[0] = -1;
 	failed = run_conns(port, conns, 2000);
 	show_accepts("after the first closed");
-	ndp_test_expect(!failed,
-			"v%d: first listener closed: %d more connections all accepted (%d failed)",
-			v, conns, failed);
+	ksft_test_result(!failed,
+			 "v%d: first listener closed: %d more connections all accepted (%d failed)\n",
+			 v, conns, failed);
 	/* Each of 3 gets none with probability (2/3)^64 < 5.7e-12. */
 	for (all = true, n = 1; n < nlisten; n++)
 		all &= accepts[n] > 0;
-	ndp_test_expect(all, "v%d: the %d remaining listeners all accepted some",
-			v, nlisten - 1);
+	ksft_test_result(all, "v%d: the %d remaining listeners all accepted some\n",
+			 v, nlisten - 1);
 
 	/* Without SO_REUSEPORT the port is taken. */
 	n = sock_new(family);
@@ -381,7 +382,8 @@ static int uid_check(void)
 {
 	int fd, port, e, e2;
 
-	ndp_test_plan(3);
+	ksft_print_header();
+	ksft_set_plan(3);
 	fd = sock_new(family);
 	opt_on(fd, SOL_SOCKET, SO_REUSEPORT);
 	if (try_bind(fd, family, NULL, 0) || try_listen(fd, 8)) {
@@ -437,7 +439,8 @@ static int errno_table(const char *ifname)
 	struct sockaddr_storage ss;
 	socklen_t len;
 
-	ndp_test_plan(28);
+	ksft_print_header();
+	ksft_set_plan(28);
 
 	/* Plain overlap. */
 	a = bound(0, NULL, 0, &p);
@@ -517,7 +520,7 @@ static int errno_table(const char *ifname)
 		if (setsockopt(a, SOL_SOCKET, SO_BINDTODEVICE, "lo", 3) ||
 		    setsockopt(b, SOL_SOCKET, SO_BINDTODEVICE, ifname,
 			       strlen(ifname) + 1)) {
-			ndp_test_fail("SO_BINDTODEVICE: %s", strerror(errno));
+			ksft_test_result_fail("SO_BINDTODEVICE: %s\n", strerror(errno));
 		} else {
 			e = try_bind(a, family, NULL, 0);
 			p = port_of(a);
@@ -532,8 +535,7 @@ static int errno_table(const char *ifname)
 		close(b);
 		close(a);
 	} else {
-		printf("ok %d - different devices # SKIP no second device\n",
-		       ++ndp_test_n);
+		ksft_test_result_skip("different devices: no second device\n");
 	}
 
 	/* EINVAL: bind on a bound, listening, connected socket. */
@@ -565,9 +567,9 @@ static int errno_table(const char *ifname)
 		if (f)
 			fclose(f);
 	}
-	ndp_test_expect(!e && p >= lo && p <= hi,
-			"v%d listen unbound: port %d in %d-%d (%s)",
-			family == AF_INET ? 4 : 6, p, lo, hi, ndp_errname(e));
+	ksft_test_result(!e && p >= lo && p <= hi,
+			 "v%d listen unbound: port %d in %d-%d (%s)\n",
+			 family == AF_INET ? 4 : 6, p, lo, hi, ndp_errname(e));
 	close(a);
 
 	/*
@@ -601,11 +603,11 @@ static int errno_table(const char *ifname)
 			}
 		}
 		if (err[0] < 0) {
-			ndp_test_fail("IP_LOCAL_PORT_RANGE: %s", ndp_errname(-err[0]));
+			ksft_test_result_fail("IP_LOCAL_PORT_RANGE: %s\n", ndp_errname(-err[0]));
 		} else {
-			ndp_test_expect(ok,
-					"v%d bind(0) with IP_LOCAL_PORT_RANGE %d-%d: ports in it",
-					family == AF_INET ? 4 : 6, lo, hi);
+			ksft_test_result(ok,
+					 "v%d bind(0) with IP_LOCAL_PORT_RANGE %d-%d: ports in it\n",
+					 family == AF_INET ? 4 : 6, lo, hi);
 		}
 		expect_err(err[2], EADDRINUSE, "bind(0) with the range exhausted");
 		expect_err(err[3], EADDRNOTAVAIL, "connect with the range exhausted");
@@ -643,8 +645,8 @@ static int errno_table(const char *ifname)
 	/* A privileged port without CAP_NET_BIND_SERVICE. */
 	e = other_uid_bind(80, false, NULL);
 	if (e == KSFT_SKIP)
-		printf("ok %d - privileged port # SKIP cannot setuid(%d)\n",
-		       ++ndp_test_n, OTHER_UID);
+		ksft_test_result_skip("privileged port: cannot setuid(%d)\n",
+				      OTHER_UID);
 	else
 		expect_err(e, EACCES, "another uid binds port 80");
 	return ndp_test_done();
@@ -725,22 +727,23 @@ static int dual_stack(void)
 	struct sockaddr_storage peer;
 	int a, b, p = 0, p2 = 0, p3, who;
 
-	ndp_test_plan(10);
+	ksft_print_header();
+	ksft_set_plan(10);
 	family = AF_INET6;	/* for expect_err()'s "v6" */
 	nlisten = 1;
 	lfd[0] = listener6(false, NULL, &p);
 	who = conn_from(AF_INET, "127.0.0.1", p, 1, &peer);
-	ndp_test_expect(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
-			"[::] listener: an AF_INET client, bytes intact, accepted as %s",
-			ndp_sockaddr_str(&peer));
+	ksft_test_result(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
+			 "[::] listener: an AF_INET client, bytes intact, accepted as %s\n",
+			 ndp_sockaddr_str(&peer));
 	who = conn_from(AF_INET6, "::1", p, 2, &peer);
-	ndp_test_expect(who == 0 && peer_is(&peer, "::1"),
-			"[::] listener: an AF_INET6 client, bytes intact, accepted as %s",
-			ndp_sockaddr_str(&peer));
+	ksft_test_result(who == 0 && peer_is(&peer, "::1"),
+			 "[::] listener: an AF_INET6 client, bytes intact, accepted as %s\n",
+			 ndp_sockaddr_str(&peer));
 	who = conn_from(AF_INET6, "::ffff:127.0.0.1", p, 3, &peer);
-	ndp_test_expect(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
-			"an AF_INET6 client to ::ffff:127.0.0.1, bytes intact, accepted as %s",
-			ndp_sockaddr_str(&peer));
+	ksft_test_result(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
+			 "an AF_INET6 client to ::ffff:127.0.0.1, bytes intact, accepted as %s\n",
+			 ndp_sockaddr_str(&peer));
 	b = sock_new(AF_INET);
 	expect_err(try_bind(b, AF_INET, NULL, p), EADDRINUSE,
 		   "AF_INET wildcard bind on a dual-stack listener's port");

@@ -324,22 +324,23 @@ int main(int argc, char **argv)
 	addrs[0] = argv[3];
 	addrs[1] = argv[4];
 
-	ndp_test_plan(2 * (3 + 2));
+	ksft_print_header();
+	ksft_set_plan(2 * (3 + 2));
 	for (f = 0; f < 2; f++) {
 		int family = f ? AF_INET6 : AF_INET;
 
 		for (i = 0; i < 3; i++)
-			ndp_test_expect(run(family, addrs[f], port++, 1,
-					    sizes[i]),
-					"v%d transfer %llu bytes each way",
-					f ? 6 : 4,
-					(unsigned long long)sizes[i]);
-		ndp_test_expect(refused(family, addrs[f], 9),
-				"v%d ECONNREFUSED without listener", f ? 6 : 4);
-		ndp_test_expect(run(family, addrs[f], port++, NCONC,
-				    CONC_BYTES),
-				"v%d %d concurrent connections", f ? 6 : 4,
-				NCONC);
+			ksft_test_result(run(family, addrs[f], port++, 1,
+					     sizes[i]),
+					 "v%d transfer %llu bytes each way\n",
+					 f ? 6 : 4,
+					 (unsigned long long)sizes[i]);
+		ksft_test_result(refused(family, addrs[f], 9),
+				 "v%d ECONNREFUSED without listener\n", f ? 6 : 4);
+		ksft_test_result(run(family, addrs[f], port++, NCONC,
+				     CONC_BYTES),
+				 "v%d %d concurrent connections\n", f ? 6 : 4,
+				 NCONC);
 	}
-	return ndp_test_nfail ? KSFT_FAIL : KSFT_PASS;
+	return ndp_test_done();
 }

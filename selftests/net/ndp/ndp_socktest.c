@@ -42,23 +42,23 @@ static void check_combo(const struct combo *c, int flags, const char *fname)
 
 	fd = socket(c->family, c->type | flags, c->protocol);
 	if (fd < 0) {
-		ndp_test_fail("%s%s opens: %s", c->name, fname, strerror(errno));
+		ksft_test_result_fail("%s%s opens: %s\n", c->name, fname, strerror(errno));
 		return;
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) ||
 	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) ||
 	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len))
-		ndp_test_fail("%s%s getsockopt: %s", c->name, fname, strerror(errno));
+		ksft_test_result_fail("%s%s getsockopt: %s\n", c->name, fname, strerror(errno));
 	else if (proto != IPPROTO_NDP || type != c->type || domain != c->family)
-		ndp_test_fail("%s%s reports domain %d type %d protocol %d",
-			      c->name, fname, domain, type, proto);
+		ksft_test_result_fail("%s%s reports domain %d type %d protocol %d\n",
+				      c->name, fname, domain, type, proto);
 	else
-		ndp_test_pass("%s%s opens and reports itself", c->name, fname);
+		ksft_test_result_pass("%s%s opens and reports itself\n", c->name, fname);
 
 	if (close(fd))
-		ndp_test_fail("%s%s closes: %s", c->name, fname, strerror(errno));
+		ksft_test_result_fail("%s%s closes: %s\n", c->name, fname, strerror(errno));
 	else
-		ndp_test_pass("%s%s closes", c->name, fname);
+		ksft_test_result_pass("%s%s closes\n", c->name, fname);
 }
 
 /* Plain SOCK_STREAM must still be TCP. */
@@ -69,12 +69,12 @@ static void check_tcp_intact(int family)
 
 	fd = socket(family, SOCK_STREAM, 0);
 	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len)) {
-		ndp_test_fail("family %d SOCK_STREAM 0 still opens: %s", family,
-			      strerror(errno));
+		ksft_test_result_fail("family %d SOCK_STREAM 0 still opens: %s\n", family,
+				      strerror(errno));
 	} else {
-		ndp_test_expect(proto == IPPROTO_TCP,
-				"family %d SOCK_STREAM 0 is still TCP (got %d)",
-				family, proto);
+		ksft_test_result(proto == IPPROTO_TCP,
+				 "family %d SOCK_STREAM 0 is still TCP (got %d)\n",
+				 family, proto);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -85,7 +85,8 @@ static int matrix(void)
 	unsigned int i;
 	int fd;
 
-	ndp_test_plan(NCOMBOS * 4 + 3);
+	ksft_print_header();
+	ksft_set_plan(NCOMBOS * 4 + 3);
 	for (i = 0; i < NCOMBOS; i++) {
 		check_combo(&combos[i], 0, "");
 		check_combo(&combos[i], SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -96,8 +97,8 @@ static int matrix(void)
 
 	/* A type NDP does not provide must still fail the usual way. */
 	fd = socket(AF_INET, SOCK_DGRAM, IPPROTO_NDP);
-	ndp_test_expect(fd < 0 && errno == EPROTONOSUPPORT,
-			"SOCK_DGRAM IPPROTO_NDP is refused with EPROTONOSUPPORT");
+	ksft_test_result(fd < 0 && errno == EPROTONOSUPPORT,
+			 "SOCK_DGRAM IPPROTO_NDP is refused with EPROTONOSUPPORT\n");
 	if (fd >= 0)
 		close(fd);
 	return ndp_test_done();
