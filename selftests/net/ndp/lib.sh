@@ -1,8 +1,13 @@
 #!/usr/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shared helpers of the NDP selftests (source it).  Functions are named
-# ndp_lib_*; internal ones __ndp_lib_*.  Every test script:
+# Shared helpers of the NDP selftests (source it), on the kernel's own
+# selftest libraries: KTAP output through kselftest/ktap_helpers.sh and
+# waits through net/lib.sh's loopy_wait (both copied from the linux-source
+# tree by the Makefile, to ksft/).  What NDP needs beyond them is here:
+# named checks, skips that CI counts as failures, namespaces and links,
+# counters.  Functions are named ndp_lib_*; internal ones __ndp_lib_*.
+# Every test script:
 #
 #   . "$(dirname "$0")/lib.sh"
 #   ndp_lib_plan 3
@@ -14,17 +19,34 @@
 # 4 (everything skipped).  With NDP_EXPECT_ALL=1 (set in CI) a skip counts
 # as a failure, so a missing prerequisite cannot hide a feature.
 
-KSFT_PASS=0
-KSFT_FAIL=1
-KSFT_SKIP=4
-
 NDP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH="$NDP_LIB_DIR:/ndp/bin:$PATH"
 
-__ndp_lib_n=0
-__ndp_lib_pass=0
+# __ndp_lib_ksft COPY PATH: a kernel selftest library, from ksft/ (the
+# Makefile's copy, in the guest) or else from the kernel source tree
+# (KSFT_DIR, as the Makefile's: a host script run before any build).
+__ndp_lib_ksft()
+{
+	local f
+
+	for f in "$NDP_LIB_DIR/ksft/$1" \
+		 "${KSFT_DIR:-/var/cache/ndp/linux-source-6.12/tools/testing/selftests}/$2"; do
+		if [ -r "$f" ]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	echo "# the kernel's $2 is missing (make; tools/install-deps)" >&2
+	exit 1
+}
+__ndp_lib_ktap_sh=$(__ndp_lib_ksft ktap_helpers.sh kselftest/ktap_helpers.sh) || exit 1
+__ndp_lib_net_sh=$(__ndp_lib_ksft net_lib.sh net/lib.sh) || exit 1
+# shellcheck source=/dev/null
+. "$__ndp_lib_ktap_sh"
+# shellcheck source=/dev/null
+. "$__ndp_lib_net_sh"
+
 __ndp_lib_fail=0
-__ndp_lib_skip=0
 __ndp_lib_names=" "
 __ndp_lib_netns=()
 __ndp_lib_cleanups=()
@@ -32,8 +54,20 @@ __ndp_lib_cleanups=()
 # ndp_lib_plan N: announce N test points.
 ndp_lib_plan()
 {
-	echo "TAP version 13"
-	echo "1..$1"
+	ktap_print_header
+	ktap_set_plan "$1"
+}
+
+# __ndp_lib_ktap FUNC NAME: a KTAP test point.  ktap_helpers.sh echoes the
+# name unquoted: no pathname expansion meanwhile ("*" in a name).
+__ndp_lib_ktap()
+{
+	local noglob=0
+
+	case $- in *f*) noglob=1 ;; esac
+	set -f
+	"$1" "$2"
+	[ $noglob = 1 ] || set +f
 }
 
 __ndp_lib_name_check()
@@ -47,18 +81,14 @@ __ndp_lib_name_check()
 # ndp_lib_pass NAME / ndp_lib_fail NAME [WHY] / ndp_lib_skip NAME WHY
 ndp_lib_pass()
 {
-	__ndp_lib_n=$((__ndp_lib_n + 1))
-	__ndp_lib_pass=$((__ndp_lib_pass + 1))
 	__ndp_lib_name_check "${1// /_}"
-	echo "ok $__ndp_lib_n - $1"
+	__ndp_lib_ktap ktap_test_pass "$1"
 }
 
 ndp_lib_fail()
 {
-	__ndp_lib_n=$((__ndp_lib_n + 1))
-	__ndp_lib_fail=$((__ndp_lib_fail + 1))
 	__ndp_lib_name_check "${1// /_}"
-	echo "not ok $__ndp_lib_n - $1"
+	__ndp_lib_ktap ktap_test_fail "$1"
 	[ -n "${2:-}" ] && echo "# $2"
 	return 0
 }
@@ -69,10 +99,9 @@ ndp_lib_skip()
 		ndp_lib_fail "$1" "skipped but NDP_EXPECT_ALL=1: $2"
 		return 0
 	fi
-	__ndp_lib_n=$((__ndp_lib_n + 1))
-	__ndp_lib_skip=$((__ndp_lib_skip + 1))
 	__ndp_lib_name_check "${1// /_}"
-	echo "ok $__ndp_lib_n - $1 # SKIP $2"
+	echo "# $1: $2"
+	__ndp_lib_ktap ktap_test_skip "$1"
 }
 
 # ndp_lib_check NAME CMD...: pass if CMD exits 0; its output is shown as
@@ -158,22 +187,22 @@ ndp_lib_info()
 # ndp_lib_done: print the summary comment and exit with the kselftest code.
 ndp_lib_done()
 {
-	echo "# $__ndp_lib_pass passed, $__ndp_lib_fail failed, $__ndp_lib_skip skipped"
-	if [ $__ndp_lib_fail -gt 0 ]; then
-		exit $KSFT_FAIL
-	elif [ $__ndp_lib_pass -eq 0 ] && [ $__ndp_lib_skip -gt 0 ]; then
-		exit $KSFT_SKIP
+	ktap_print_totals
+	if [ $((KTAP_CNT_FAIL + __ndp_lib_fail)) -gt 0 ]; then
+		exit "$KSFT_FAIL"
+	elif [ "$KTAP_CNT_PASS" -eq 0 ] && [ "$KTAP_CNT_SKIP" -gt 0 ]; then
+		exit "$KSFT_SKIP"
 	fi
-	exit $KSFT_PASS
+	exit "$KSFT_PASS"
 }
 
 # ndp_lib_require_root / ndp_lib_require_cmd CMD...: skip the whole script.
 ndp_lib_skip_all()
 {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	[ "${NDP_EXPECT_ALL:-0}" = 1 ] && exit $KSFT_FAIL
-	exit $KSFT_SKIP
+	ktap_print_header
+	__ndp_lib_ktap ktap_skip_all "$*"
+	[ "${NDP_EXPECT_ALL:-0}" = 1 ] && exit "$KSFT_FAIL"
+	exit "$KSFT_SKIP"
 }
 
 # ndp_lib_source_tool NAME: source NAME, a shell library of the project's
@@ -393,26 +422,18 @@ __ndp_lib_now_ms()
 # that of its last run (the state the caller checks); it runs in a
 # subshell, so it cannot set the caller's variables.  Use it in place of a
 # fixed sleep before a check: the check then waits as long as the guest
-# needs, and no longer.  Modelled on busywait/slowwait in the kernel's
+# needs, and no longer.  Built on loopy_wait of the kernel's
 # tools/testing/selftests/net/lib.sh.
 ndp_lib_wait()
 {
-	local timeout_ms=$(($1 * ${NDP_TIME_FACTOR:-1})) start now out
+	local timeout_ms=$(($1 * ${NDP_TIME_FACTOR:-1})) out rc
 	shift
 
-	start=$(__ndp_lib_now_ms)
-	while :; do
-		now=$(__ndp_lib_now_ms)
-		if out=$("$@"); then
-			printf '%s' "$out"
-			[ -n "$out" ] && echo
-			return 0
-		fi
-		[ $((now - start)) -ge "$timeout_ms" ] && break
-		sleep 0.1
-	done
+	out=$(loopy_wait "sleep 0.1" "$timeout_ms" "$@")
+	rc=$?
 	printf '%s' "$out"
 	[ -n "$out" ] && echo
+	[ $rc = 0 ] && return 0
 	echo "# timed out after ${timeout_ms} ms waiting for: $*" >&2
 	return 1
 }
