@@ -15,7 +15,7 @@
 #   ...
 #   ndp_lib_done
 #
-# prints TAP 13 and exits 0 (all passed or skipped), 1 (a failure) or
+# prints KTAP and exits 0 (all passed or skipped), 1 (a failure) or
 # 4 (everything skipped).  With NDP_EXPECT_ALL=1 (set in CI) a skip counts
 # as a failure, so a missing prerequisite cannot hide a feature.
 
