@@ -1324,9 +1324,11 @@ static u32 ndp_sent_unacked_count(const struct ndp_sock *nsk, u32 max)
  * Only while nothing of the window was refused: a NACK or a returned
  * header says a queue or the peer's memory is full, and data pushed then
  * lands on it.  A receiver beyond its protocol memory's pressure limit
- * refuses out-of-order data and keeps one pull out (pull.c); with top-ups
- * going on around that, memlimit.sh once saw 25 841 refusals for 3 657
- * packets delivered (CI, 2026-11-28; about 120 in other runs).
+ * refuses out-of-order data and keeps one pull out (pull.c), and top-ups
+ * would push past that.  (memlimit.sh once saw 25 841 refusals for 3 657
+ * packets delivered, in CI on 2026-11-28, about 120 in other runs; no
+ * top-up happened in the runs measured since, so that run's cause is not
+ * known: the test now prints the sender's WindowTopUps.)
  */
 static void ndp_window_top_up(struct sock *sk)
 {
