@@ -136,7 +136,7 @@ ndp_lib_check "ballast: protocol memory above the pressure limit" \
 if ! mem_above 160 >/dev/null; then
 	ndp_lib_info "ballast server: $(cat "$ballast.srv")" \
 		"client: $(cat "$ballast.cli")"
-	ip netns exec "$ns_a" cat /proc/net/ndp_socks | sed "s/^/# /"
+	ndp_lib_sockets "$ns_a" | sed "s/^/# /"
 fi
 ndp_lib_check "limits set to 64 128 1024 pages" sysctl -qw net.ndp.mem="64 128 1024"
 ndp_lib_info "protocol memory at the low limits: $(ndp_mem_pages) pages"
