@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ndp_socktest: socket-creation checks for the NDP selftests.
+ * ndp_socktest: socket-creation checks for the NDP selftests, on the
+ * kernel's kselftest_harness.h (one forked test per check, KTAP output).
  *
- *   ndp_socktest matrix        TAP checks: every family/type/protocol
- *                              combination opens and closes, TCP is intact
- *   ndp_socktest hold SECONDS  keep one NDP socket open (module busy test)
+ *   ndp_socktest [HARNESS OPTIONS]  every family/type/protocol combination
+ *                                   opens, reports itself and closes, with
+ *                                   and without SOCK_NONBLOCK|SOCK_CLOEXEC;
+ *                                   TCP is intact; SOCK_DGRAM is refused
+ *   ndp_socktest hold SECONDS       keep one NDP socket open (module busy)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,93 +19,165 @@
 #include <netinet/in.h>
 #include <linux/ndp.h>
 
-#include "ndp_test.h"
+#include "kselftest_harness.h"
 
-struct combo {
+/* One socket() combination; the test opens it in setup. */
+FIXTURE(sock) {
+	int fd;
+};
+
+FIXTURE_VARIANT(sock) {
 	int family;
 	int type;
 	int protocol;
-	const char *name;
+	int flags;
 };
 
-static const struct combo combos[] = {
-	{ AF_INET,  SOCK_NDP,    0,           "AF_INET SOCK_NDP 0" },
-	{ AF_INET,  SOCK_NDP,    IPPROTO_NDP, "AF_INET SOCK_NDP IPPROTO_NDP" },
-	{ AF_INET,  SOCK_STREAM, IPPROTO_NDP, "AF_INET SOCK_STREAM IPPROTO_NDP" },
-	{ AF_INET6, SOCK_NDP,    0,           "AF_INET6 SOCK_NDP 0" },
-	{ AF_INET6, SOCK_NDP,    IPPROTO_NDP, "AF_INET6 SOCK_NDP IPPROTO_NDP" },
-	{ AF_INET6, SOCK_STREAM, IPPROTO_NDP, "AF_INET6 SOCK_STREAM IPPROTO_NDP" },
+FIXTURE_VARIANT_ADD(sock, v4_ndp_0) {
+	.family = AF_INET, .type = SOCK_NDP, .protocol = 0,
+	.flags = 0,
 };
 
-#define NCOMBOS ARRAY_SIZE(combos)
+FIXTURE_VARIANT_ADD(sock, v4_ndp_ndp) {
+	.family = AF_INET, .type = SOCK_NDP, .protocol = IPPROTO_NDP,
+	.flags = 0,
+};
 
-static void check_combo(const struct combo *c, int flags, const char *fname)
+FIXTURE_VARIANT_ADD(sock, v4_stream_ndp) {
+	.family = AF_INET, .type = SOCK_STREAM, .protocol = IPPROTO_NDP,
+	.flags = 0,
+};
+
+FIXTURE_VARIANT_ADD(sock, v6_ndp_0) {
+	.family = AF_INET6, .type = SOCK_NDP, .protocol = 0,
+	.flags = 0,
+};
+
+FIXTURE_VARIANT_ADD(sock, v6_ndp_ndp) {
+	.family = AF_INET6, .type = SOCK_NDP, .protocol = IPPROTO_NDP,
+	.flags = 0,
+};
+
+FIXTURE_VARIANT_ADD(sock, v6_stream_ndp) {
+	.family = AF_INET6, .type = SOCK_STREAM, .protocol = IPPROTO_NDP,
+	.flags = 0,
+};
+
+FIXTURE_VARIANT_ADD(sock, v4_ndp_0_nb) {
+	.family = AF_INET, .type = SOCK_NDP, .protocol = 0,
+	.flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
+};
+
+FIXTURE_VARIANT_ADD(sock, v4_ndp_ndp_nb) {
+	.family = AF_INET, .type = SOCK_NDP, .protocol = IPPROTO_NDP,
+	.flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
+};
+
+FIXTURE_VARIANT_ADD(sock, v4_stream_ndp_nb) {
+	.family = AF_INET, .type = SOCK_STREAM, .protocol = IPPROTO_NDP,
+	.flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
+};
+
+FIXTURE_VARIANT_ADD(sock, v6_ndp_0_nb) {
+	.family = AF_INET6, .type = SOCK_NDP, .protocol = 0,
+	.flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
+};
+
+FIXTURE_VARIANT_ADD(sock, v6_ndp_ndp_nb) {
+	.family = AF_INET6, .type = SOCK_NDP, .protocol = IPPROTO_NDP,
+	.flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
+};
+
+FIXTURE_VARIANT_ADD(sock, v6_stream_ndp_nb) {
+	.family = AF_INET6, .type = SOCK_STREAM, .protocol = IPPROTO_NDP,
+	.flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
+};
+
+FIXTURE_SETUP(sock)
 {
-	int fd, proto = -1, type = -1, domain = -1;
+	self->fd = socket(variant->family, variant->type | variant->flags,
+			  variant->protocol);
+	ASSERT_LE(0, self->fd) TH_LOG("socket: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(sock)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static int sockopt_int(int fd, int name)
+{
 	socklen_t len = sizeof(int);
+	int v = -1;
 
-	fd = socket(c->family, c->type | flags, c->protocol);
-	if (fd < 0) {
-		ksft_test_result_fail("%s%s opens: %s\n", c->name, fname, strerror(errno));
-		return;
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) ||
-	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) ||
-	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len))
-		ksft_test_result_fail("%s%s getsockopt: %s\n", c->name, fname, strerror(errno));
-	else if (proto != IPPROTO_NDP || type != c->type || domain != c->family)
-		ksft_test_result_fail("%s%s reports domain %d type %d protocol %d\n",
-				      c->name, fname, domain, type, proto);
-	else
-		ksft_test_result_pass("%s%s opens and reports itself\n", c->name, fname);
+	if (getsockopt(fd, SOL_SOCKET, name, &v, &len))
+		return -errno;
+	return v;
+}
 
-	if (close(fd))
-		ksft_test_result_fail("%s%s closes: %s\n", c->name, fname, strerror(errno));
-	else
-		ksft_test_result_pass("%s%s closes\n", c->name, fname);
+TEST_F(sock, reports_itself)
+{
+	EXPECT_EQ(IPPROTO_NDP, sockopt_int(self->fd, SO_PROTOCOL));
+	EXPECT_EQ(variant->type, sockopt_int(self->fd, SO_TYPE));
+	EXPECT_EQ(variant->family, sockopt_int(self->fd, SO_DOMAIN));
+}
+
+TEST_F(sock, flags)
+{
+	int fl = fcntl(self->fd, F_GETFL), fdfl = fcntl(self->fd, F_GETFD);
+
+	ASSERT_LE(0, fl);
+	ASSERT_LE(0, fdfl);
+	EXPECT_EQ(!!(variant->flags & SOCK_NONBLOCK), !!(fl & O_NONBLOCK));
+	EXPECT_EQ(!!(variant->flags & SOCK_CLOEXEC), !!(fdfl & FD_CLOEXEC));
+}
+
+TEST_F(sock, closes)
+{
+	int fd = self->fd;
+
+	self->fd = -1;
+	EXPECT_EQ(0, close(fd)) TH_LOG("close: %s", strerror(errno));
 }
 
 /* Plain SOCK_STREAM must still be TCP. */
-static void check_tcp_intact(int family)
-{
-	int fd, proto = -1;
-	socklen_t len = sizeof(proto);
+FIXTURE(tcp) {
+	int fd;
+};
 
-	fd = socket(family, SOCK_STREAM, 0);
-	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len)) {
-		ksft_test_result_fail("family %d SOCK_STREAM 0 still opens: %s\n", family,
-				      strerror(errno));
-	} else {
-		ksft_test_result(proto == IPPROTO_TCP,
-				 "family %d SOCK_STREAM 0 is still TCP (got %d)\n",
-				 family, proto);
-	}
-	if (fd >= 0)
-		close(fd);
+FIXTURE_VARIANT(tcp) {
+	int family;
+};
+
+FIXTURE_VARIANT_ADD(tcp, v4) { .family = AF_INET, };
+FIXTURE_VARIANT_ADD(tcp, v6) { .family = AF_INET6, };
+
+FIXTURE_SETUP(tcp)
+{
+	self->fd = socket(variant->family, SOCK_STREAM, 0);
+	ASSERT_LE(0, self->fd) TH_LOG("socket: %s", strerror(errno));
 }
 
-static int matrix(void)
+FIXTURE_TEARDOWN(tcp)
 {
-	unsigned int i;
-	int fd;
+	close(self->fd);
+}
 
-	ksft_print_header();
-	ksft_set_plan(NCOMBOS * 4 + 3);
-	for (i = 0; i < NCOMBOS; i++) {
-		check_combo(&combos[i], 0, "");
-		check_combo(&combos[i], SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    " NONBLOCK|CLOEXEC");
-	}
-	check_tcp_intact(AF_INET);
-	check_tcp_intact(AF_INET6);
+TEST_F(tcp, still_tcp)
+{
+	EXPECT_EQ(IPPROTO_TCP, sockopt_int(self->fd, SO_PROTOCOL));
+}
 
-	/* A type NDP does not provide must still fail the usual way. */
-	fd = socket(AF_INET, SOCK_DGRAM, IPPROTO_NDP);
-	ksft_test_result(fd < 0 && errno == EPROTONOSUPPORT,
-			 "SOCK_DGRAM IPPROTO_NDP is refused with EPROTONOSUPPORT\n");
+/* A type NDP does not provide fails the usual way. */
+TEST(dgram_refused)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, IPPROTO_NDP);
+
+	EXPECT_GT(0, fd);
+	EXPECT_EQ(EPROTONOSUPPORT, errno);
 	if (fd >= 0)
 		close(fd);
-	return ndp_test_done();
 }
 
 static int hold(int secs)
@@ -121,10 +197,12 @@ static int hold(int secs)
 
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "matrix"))
-		return matrix();
-	if (argc >= 3 && !strcmp(argv[1], "hold"))
+	if (argc >= 2 && !strcmp(argv[1], "hold")) {
+		if (argc < 3) {
+			fprintf(stderr, "usage: %s hold SECONDS\n", argv[0]);
+			return 2;
+		}
 		return hold(atoi(argv[2]));
-	fprintf(stderr, "usage: %s matrix | hold SECONDS\n", argv[0]);
-	return 2;
+	}
+	return test_harness_run(argc, argv);
 }

@@ -13,7 +13,7 @@ grep -E '^(ndp|sch_ndp) ' /proc/modules
 echo "IP protocol number: $(cat /sys/module/ndp/parameters/ipproto)"
 
 step "Open NDP sockets (AF_INET and AF_INET6, SOCK_NDP and SOCK_STREAM/IPPROTO_NDP)"
-/ndp/selftests/ndp_socktest matrix | grep -E '^(ok|not ok)' | head -n 4
+/ndp/selftests/ndp_socktest | grep -E '^(ok|not ok)' | head -n 4
 echo "knobs: $(sysctl -n net.ndp.init_window) packets initial window," \
 	"$(sysctl -n net.ndp.rto_min_us) us RTO floor (net.ndp.*)"
 
