@@ -26,7 +26,7 @@ ndp_lib_require_cmd tc ndpperf
 ndp_lib_load_modules sch_ndp
 ndp_lib_topo_switch $fanin || ndp_lib_skip_all "cannot build the topology"
 if ! err=$(ip netns exec "$ns_sw" tc qdisc add dev tr root ndp $qopts 2>&1); then
-	ndp_lib_skip_all "tc qdisc add dev tr root ndp $qopts: ${err:-rejected}"
+	ndp_lib_fail_all "tc qdisc add dev tr root ndp $qopts: ${err:-rejected}"
 fi
 ndp_lib_info "switch port tr: ndp $qopts"
 rate=$(printf '%s\n' "$qopts" | sed -n 's/.*rate \([0-9]*\)mbit.*/\1/p')

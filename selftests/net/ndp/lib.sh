@@ -50,11 +50,13 @@ __ndp_lib_fail=0
 __ndp_lib_names=" "
 __ndp_lib_netns=()
 __ndp_lib_cleanups=()
+__ndp_lib_header=
 
 # ndp_lib_plan N: announce N test points.
 ndp_lib_plan()
 {
 	ktap_print_header
+	__ndp_lib_header=1
 	ktap_set_plan "$1"
 }
 
@@ -203,6 +205,16 @@ ndp_lib_skip_all()
 	__ndp_lib_ktap ktap_skip_all "$*"
 	[ "${NDP_EXPECT_ALL:-0}" = 1 ] && exit "$KSFT_FAIL"
 	exit "$KSFT_SKIP"
+}
+
+# ndp_lib_fail_all MSG: what the script tests refused its setup (sch_ndp
+# or ndp.ko options the project provides): the whole script fails ("Bail
+# out!"), whether or not NDP_EXPECT_ALL is set.  A skip is only for what
+# the environment lacks (a command, netem, cgroups).
+ndp_lib_fail_all()
+{
+	[ -n "$__ndp_lib_header" ] || ktap_print_header
+	__ndp_lib_ktap ktap_exit_fail_msg "$*"
 }
 
 # ndp_lib_source_tool NAME: source NAME, a shell library of the project's

@@ -78,14 +78,15 @@ topo()
 	ip -n "$ns_leaf" route add 10.9.0.0/16 dev lf0
 	ip -n "$ns_leaf" route add 10.1.0.0/16 via 10.3.1.1
 	ip -n "$ns_rx" route add 10.1.0.0/16 via 10.0.0.254
+	# From here what NDP provides: a refusal is a failure (2), not a skip.
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=100 \
-		net.ndp.trim_dscp_host=10 net.ndp.trim_dscp_fabric=20 || return 1
+		net.ndp.trim_dscp_host=10 net.ndp.trim_dscp_fabric=20 || return 2
 	ip netns exec "$ns_tx" sysctl -qw net.ndp.sb_decay_ms=1000 \
-		net.ndp.sb_min_samples=50 || return 1
+		net.ndp.sb_min_samples=50 || return 2
 	for k in 1 2 3 4; do
-		port spine "$k" || return 1
+		port spine "$k" || return 2
 	done
-	port edge
+	port edge || return 2
 }
 
 # port spine K|edge [OPTIONS...]: (re)configure that port's sch_ndp; the
@@ -107,7 +108,12 @@ port()
 		trim-dscp-host 10 trim-dscp-fabric 20 "$@"
 }
 
-topo || ndp_lib_skip_all "cannot build the topology (sch_ndp with hostport?)"
+topo
+case $? in
+0) ;;
+2) ndp_lib_fail_all "net.ndp sysctls or sch_ndp options (hostport, trim DSCPs) refused" ;;
+*) ndp_lib_skip_all "cannot build the topology" ;;
+esac
 ndp_lib_plan 20
 
 TX() { ip netns exec "$ns_tx" "$@"; }

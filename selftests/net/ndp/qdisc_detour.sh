@@ -318,7 +318,7 @@ for v in -4 -6; do
 	dst=10.100.0.2
 	[ $v = -6 ] && dst=fd00:100::2
 	group_up limit 8 opf-thresh 4 dcc-thresh 2 detour on trim-prob 100 ||
-		ndp_lib_skip_all "cannot configure the group"
+		ndp_lib_fail_all "sch_ndp refused the port group"
 	burst $v "$h1" "$dst" "data*4:size=500" "data*8:size=500:flags=unsched" \
 		"data*4:size=500" "data*4:size=500:flags=unsched,rtx"
 	rc=$?

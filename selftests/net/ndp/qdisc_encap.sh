@@ -220,7 +220,7 @@ done
 # 4 packets queue at tr, the next 8 unscheduled ones leave through tr2
 # (captured on the receiver's eth1) with detours 1.
 sch_tc qdisc replace dev tr2 root ndp group 1 ||
-	ndp_lib_skip_all "cannot configure the port group"
+	ndp_lib_fail_all "sch_ndp refused the port group"
 for v in -4 -6; do
 	run $v 8 "$ns_rx" eth1 --dport 5000 --udp $PORT -- \
 		limit 8 opf-thresh 4 detour on group 1 trim-prob 100 udp-port $PORT -- \

@@ -27,7 +27,7 @@ xfer_setup
 ndp_lib_load_modules sch_ndp
 sch_setup 2 || ndp_lib_skip_all "cannot build the topology"
 if ! err=$(sch_qdisc trim-size 200 2>&1); then
-	ndp_lib_skip_all "sch_ndp without trim-size: ${err:-rejected}"
+	ndp_lib_fail_all "sch_ndp refused trim-size: ${err:-rejected}"
 fi
 ndp_lib_plan 17
 
