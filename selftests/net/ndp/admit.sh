@@ -41,7 +41,7 @@ xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
 ndp_lib_require_cmd ndp_fuzz ndp_pktgen ndp_xfer python3 ndpctl
 adm=$(dirname "$0")/ndp_admit.py
 
-ndp_lib_topo_switch 4 || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_switch 4 || ndp_lib_skip_all "cannot build the topology"
 ip -n "$ns_sw" route add 10.9.0.0/16 via 10.0.1.1 || ndp_lib_skip_all "no route"
 kasan=$(dmesg | grep -c 'KernelAddressSanitizer initialized')
 d=$XFER_TMP/admit

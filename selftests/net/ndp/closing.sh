@@ -22,7 +22,7 @@ xfer_setup
 ndp_lib_require_cmd python3
 helper=$(dirname "$0")/ndp_life.py
 n=${NDP_CLOSING_CONNS:-40}
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 12
 
 # round ORDER: N connections, ORDER closes first.

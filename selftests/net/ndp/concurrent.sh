@@ -13,7 +13,7 @@
 n=${NDP_CONC_N:-200}
 
 xfer_setup
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 7
 
 before=$(xfer_stats "$ns_a" "$ns_b")

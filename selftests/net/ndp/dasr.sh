@@ -34,8 +34,8 @@ helper=$(dirname "$0")/ndp_dasr.py
 k=4
 iw=8
 
-ndp_lib_ns_new ns_s ns_r || ndp_lib_skip_all "cannot create namespaces"
-ndp_lib_link "$ns_s" eth0 "$ns_r" eth0 1500 || ndp_lib_skip_all "no veth"
+ndp_topo_ns_new ns_s ns_r || ndp_lib_skip_all "cannot create namespaces"
+ndp_topo_link "$ns_s" eth0 "$ns_r" eth0 1500 || ndp_lib_skip_all "no veth"
 ip -n "$ns_s" addr add 10.0.1.1/24 dev eth0
 srcs=""
 for i in $(seq 1 $k); do

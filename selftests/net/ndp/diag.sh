@@ -20,7 +20,7 @@
 
 ndp_lib_require_cmd ndp_diag ndp_scale ndpctl setpriv
 ndp_lib_load_modules ndp
-ndp_lib_ns_new ns1 ns2 ns3 ns4 ns5 ns6 ns7 || ndp_lib_skip_all "cannot create a netns"
+ndp_topo_ns_new ns1 ns2 ns3 ns4 ns5 ns6 ns7 || ndp_lib_skip_all "cannot create a netns"
 
 ndp_lib_plan 83
 
@@ -332,7 +332,7 @@ fi
 
 # --- NACKs under a trimming switch port ----------------------------------------
 trimq="limit 2 rate 10mbit"
-if modprobe sch_ndp 2>/dev/null && ndp_lib_topo_switch 1 &&
+if modprobe sch_ndp 2>/dev/null && ndp_topo_switch 1 &&
    ip netns exec "$ns_sw" tc qdisc add dev tr root ndp $trimq 2>/dev/null; then
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=10
 	f=$tmp/xt

@@ -32,7 +32,7 @@ tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
 ndp_lib_at_exit "echo 0 > $T/events/enable; echo > $T/trace"
 
-ndp_lib_topo_switch 1 || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_switch 1 || ndp_lib_skip_all "cannot build the topology"
 # Without symbolic locations (6.1) the "no drop without a reason" check
 # cannot tell ndp.ko's drops from others': it is left out of the plan
 # (not skipped: CI counts a skip as a failure).

@@ -33,7 +33,7 @@ case "$(uname -r)" in
 *) size=${NDP_ENCAP_SIZE:-4M} ;;
 esac
 
-ndp_lib_ns_new ns_k || ndp_lib_skip_all "cannot create a namespace"
+ndp_topo_ns_new ns_k || ndp_lib_skip_all "cannot create a namespace"
 if ! ip netns exec "$ns_k" sysctl -qw net.ndp.udp_port=$PORT 2>"$XFER_TMP/eo"; then
 	grep -q 'not supported' "$XFER_TMP/eo" &&
 		ndp_lib_skip_all "this kernel has no UDP tunnels (CONFIG_NET_UDP_TUNNEL)"
@@ -95,7 +95,7 @@ knob
 encap()
 {
 	local fa=$1 dst=$4 before after d
-	NDP_MTU=$2 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=$2 ndp_topo_switch 1 || return 1
 	ip -n "$ns_sw" link set tr mtu "$3"
 	ip netns exec "$ns_h1" sysctl -qw net.ndp.udp_port=$PORT || return 1
 	ip netns exec "$ns_rx" sysctl -qw net.ndp.udp_port=$PORT || return 1
@@ -128,7 +128,7 @@ encap 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 topology"
 refused()
 {
 	local before after
-	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=9000 ndp_topo_switch 1 || return 1
 	ip netns exec "$ns_h1" sysctl -qw net.ndp.udp_port=$PORT \
 		net.ndp.rto_max_us=500000 || return 1
 	before=$(xfer_stats "$ns_h1")

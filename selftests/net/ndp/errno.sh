@@ -15,7 +15,7 @@
 probes="refused eagain rdhup rcvtimeo sndtimeo addrinuse notconn epipe peek waitall names efault"
 
 xfer_setup
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan $((2 * $(echo $probes | wc -w) + 1))
 
 probe()

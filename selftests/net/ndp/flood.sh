@@ -57,7 +57,7 @@ bl_slow=8
 
 # ns_h1: attacker (10.0.1.1, sends from 10.9.0.0/16); ns_h2: legitimate
 # client (10.0.2.1); ns_rx: server (10.0.100.1); ns_sw: router.
-ndp_lib_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
 ip -n "$ns_sw" route add 10.9.0.0/16 via 10.0.1.1 || ndp_lib_skip_all "no route"
 # KASAN keeps freed objects in its quarantine: slab counts bound nothing
 # there, so the three slab checks are not planned on such a kernel (the

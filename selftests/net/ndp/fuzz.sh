@@ -49,7 +49,7 @@ rate=${NDP_FUZZ_RATE:-250}
 seed=${NDP_FUZZ_SEED:-1}
 reap_s=${NDP_FUZZ_REAP_S:-20}
 
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 14
 d=$XFER_TMP/fuzz
 mkdir -p "$d"

@@ -31,7 +31,7 @@ NDP_MTU=1500
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "GRO counters are NDP-only"
 xfer_setup
 ndp_lib_require_cmd ethtool tc sha256sum
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 22
 
 A() { ip netns exec "$ns_a" "$@"; }

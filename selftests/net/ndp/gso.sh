@@ -37,7 +37,7 @@ NDP_MTU=1500
 xfer_setup
 ndp_lib_require_cmd ethtool tc sha256sum
 ndp_lib_load_modules sch_ndp
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 41
 
 A() { ip netns exec "$ns_a" "$@"; }
@@ -231,7 +231,7 @@ fi
 switch()
 {
 	local i
-	ndp_lib_topo_switch 2 || return 1
+	ndp_topo_switch 2 || return 1
 	for i in t1 t2 tr; do
 		ip netns exec "$ns_sw" ethtool -K "$i" gro on rx-gro-list on || return 1
 	done
@@ -280,7 +280,7 @@ fi
 # of lo (before the device's segmentation) to its ingress.
 rx_whole()
 {
-	ndp_lib_ns_new ns_l || return 1
+	ndp_topo_ns_new ns_l || return 1
 	ip -n "$ns_l" link set lo mtu 1500 || return 1
 	# mirred drops the route: IPv4 then takes a local source arriving
 	# on lo for a martian unless accept_local is set.

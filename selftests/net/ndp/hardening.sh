@@ -34,7 +34,7 @@ xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP-only (crafted NDP packets)"
 ndp_lib_require_cmd python3 ndp_pktgen setpriv ndpctl
 helper=$(dirname "$0")/ndp_life.py
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 # IPsec: the lean debug kernel has no XFRM; where the kernel has it, two
 # more checks run (an IPsec policy applies to NDP).
 xfrm=0
@@ -169,8 +169,8 @@ xfer_expect_delta "nonce 0 or a broadcast source: counted in InErrs" \
 	"$s0" "$s1" "$ns_b" 2 InErrs
 
 # --- a link-local IPv6 peer -------------------------------------------------
-ndp_lib_ns_new ns_c
-ndp_lib_link "$ns_b" eth1 "$ns_c" eth0
+ndp_topo_ns_new ns_c
+ndp_topo_link "$ns_b" eth1 "$ns_c" eth0
 ip -n "$ns_b" -6 route add fe80::/64 dev eth1 metric 1
 ll=$(ip -n "$ns_b" -6 addr show dev eth0 scope link |
 	awk '/inet6/ { sub("/.*", "", $2); print $2; exit }')

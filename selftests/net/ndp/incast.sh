@@ -24,7 +24,7 @@ repeat=${NDP_INCAST_REPEAT:-1}
 xfer_setup
 ndp_lib_require_cmd tc ndpperf
 ndp_lib_load_modules sch_ndp
-ndp_lib_topo_switch $fanin || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_switch $fanin || ndp_lib_skip_all "cannot build the topology"
 if ! err=$(ip netns exec "$ns_sw" tc qdisc add dev tr root ndp $qopts 2>&1); then
 	ndp_lib_fail_all "tc qdisc add dev tr root ndp $qopts: ${err:-rejected}"
 fi

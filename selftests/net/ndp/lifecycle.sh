@@ -26,7 +26,7 @@ life()
 {
 	python3 "$helper" -p "$XFER_PROTO" "$@"
 }
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 9
 
 # --- ETIMEDOUT ----------------------------------------------------------

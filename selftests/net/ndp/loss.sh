@@ -17,7 +17,7 @@ ndp_lib_require_cmd tc
 ndp_lib_load_modules sch_netem
 # 1500-byte packets: a 1 MB transfer is ~700 of them, enough for the
 # loss and duplication to hit every kind of packet many times.
-NDP_MTU=1500 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+NDP_MTU=1500 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 for ns in "$ns_a" "$ns_b"; do
 	ip netns exec "$ns" tc qdisc add dev eth0 root netem $netem ||
 		ndp_lib_skip_all "netem rejected: $netem"

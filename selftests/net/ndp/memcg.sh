@@ -30,7 +30,7 @@ grep -qw memory "$cg/cgroup.controllers" 2>/dev/null ||
 echo +memory >"$cg/cgroup.subtree_control" 2>/dev/null
 grp=$cg/ndp_memcg.$$
 mkdir "$grp" || ndp_lib_skip_all "cannot create a cgroup"
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 4
 life=$(dirname "$0")/ndp_life.py
 d=$XFER_TMP/memcg

@@ -35,7 +35,7 @@
 xfer_setup
 ndp_lib_require_cmd tc sysctl
 ndp_lib_load_modules sch_netem
-NDP_MTU=1500 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+NDP_MTU=1500 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ip netns exec "$ns_a" tc qdisc add dev eth0 root netem delay 1ms reorder 50% 50% ||
 	ndp_lib_skip_all "netem rejected reordering"
 ndp_lib_plan 9

@@ -39,7 +39,7 @@ ndp_lib_load_modules sch_ndp
 topo()
 {
 	local k sp
-	ndp_lib_ns_new ns_tx ns_rx ns_sp1 ns_sp2 ns_sp3 ns_sp4 || return 1
+	ndp_topo_ns_new ns_tx ns_rx ns_sp1 ns_sp2 ns_sp3 ns_sp4 || return 1
 	for ns in "$ns_tx" "$ns_rx" "$ns_sp1" "$ns_sp2" "$ns_sp3" "$ns_sp4"; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
 			net.ipv4.conf.default.rp_filter=0 || return 1
@@ -49,8 +49,8 @@ topo()
 		sp=${!sp}
 		ip netns exec "$sp" sysctl -qw net.ipv4.ip_forward=1 \
 			net.ipv6.conf.all.forwarding=1 || return 1
-		ndp_lib_link "$ns_tx" "s$k" "$sp" lk || return 1
-		ndp_lib_link "$sp" tr "$ns_rx" "r$k" || return 1
+		ndp_topo_link "$ns_tx" "s$k" "$sp" lk || return 1
+		ndp_topo_link "$sp" tr "$ns_rx" "r$k" || return 1
 		ip -n "$ns_tx" addr add "10.1.$k.1/24" dev "s$k"
 		ip -n "$ns_tx" addr add "fd01:$k::1/64" dev "s$k" nodad
 		ip -n "$sp" addr add "10.1.$k.254/24" dev lk

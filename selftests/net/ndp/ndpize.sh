@@ -20,7 +20,7 @@ if [ "$proto" = ndp ]; then
 else
 	run() { "$@"; }
 fi
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 12
 
 A=10.0.1.1

@@ -11,7 +11,7 @@ ndp_lib_require_cmd ndpctl ip sysctl setpriv
 ndp_lib_load_modules ndp
 # ndpctl sockets loads ndp_diag.ko, which holds ndp.ko: unload it after.
 ndp_lib_at_exit "rmmod ndp_diag"
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
 ndp_lib_plan 41
 

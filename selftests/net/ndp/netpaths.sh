@@ -67,9 +67,9 @@ udp_ports()
 nat()
 {
 	local before after nft
-	ndp_lib_ns_new ns_c ns_n ns_s || return 1
-	ndp_lib_link "$ns_c" eth0 "$ns_n" in 1500 || return 1
-	ndp_lib_link "$ns_s" eth0 "$ns_n" out 1500 || return 1
+	ndp_topo_ns_new ns_c ns_n ns_s || return 1
+	ndp_topo_link "$ns_c" eth0 "$ns_n" in 1500 || return 1
+	ndp_topo_link "$ns_s" eth0 "$ns_n" out 1500 || return 1
 	ip -n "$ns_c" addr add 192.168.7.2/24 dev eth0
 	ip -n "$ns_n" addr add 192.168.7.1/24 dev in
 	ip -n "$ns_n" addr add 10.0.2.254/24 dev out
@@ -116,14 +116,14 @@ fi
 
 # --- VRF -------------------------------------------------------------
 # vrf_pair: $ns_a and $ns_b joined by eth0, each eth0 in VRF "blue"
-# (table 10) with the addresses of ndp_lib_topo_pair: the main tables
+# (table 10) with the addresses of ndp_topo_pair: the main tables
 # have no route to the peer.
 vrf_pair()
 {
 	local ns i=1
 
-	ndp_lib_ns_new ns_a ns_b || return 1
-	ndp_lib_link "$ns_a" eth0 "$ns_b" eth0 1500 || return 1
+	ndp_topo_ns_new ns_a ns_b || return 1
+	ndp_topo_link "$ns_a" eth0 "$ns_b" eth0 1500 || return 1
 	for ns in "$ns_a" "$ns_b"; do
 		ip -n "$ns" link add blue type vrf table 10 || return 1
 		ip -n "$ns" link set blue up
@@ -186,7 +186,7 @@ mtu_cell()
 
 mtu()
 {
-	NDP_MTU=1500 ndp_lib_topo_pair || return 1
+	NDP_MTU=1500 ndp_topo_pair || return 1
 	ip -n "$ns_a" route add 10.0.1.2/32 dev eth0 mtu 1450
 	ip -n "$ns_b" route add 10.0.1.1/32 dev eth0 mtu 1450
 	ip -n "$ns_a" -6 route add fd00:1::2/128 dev eth0 mtu 1450
@@ -201,8 +201,8 @@ mtu || ndp_lib_fail "mtu: topology"
 vxlan()
 {
 	local before after iw
-	ndp_lib_ns_new ns_a ns_b || return 1
-	ndp_lib_link "$ns_a" eth0 "$ns_b" eth0 1500 || return 1
+	ndp_topo_ns_new ns_a ns_b || return 1
+	ndp_topo_link "$ns_a" eth0 "$ns_b" eth0 1500 || return 1
 	ip -n "$ns_a" addr add 10.9.0.1/24 dev eth0
 	ip -n "$ns_b" addr add 10.9.0.2/24 dev eth0
 	# No lower device: MTU 1500 whatever the underlay carries.

@@ -17,7 +17,7 @@ xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP-only knobs"
 ndp_lib_require_cmd python3 ndpctl
 helper=$(dirname "$0")/ndp_life.py
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 5
 
 d=$XFER_TMP/orphans

@@ -49,21 +49,21 @@ NDP_MTU=1500
 topo()
 {
 	local k sp ns
-	ndp_lib_ns_new ns_tx ns_rx ns_leaf ns_sp1 ns_sp2 ns_sp3 ns_sp4 || return 1
+	ndp_topo_ns_new ns_tx ns_rx ns_leaf ns_sp1 ns_sp2 ns_sp3 ns_sp4 || return 1
 	for ns in "$ns_tx" "$ns_rx" "$ns_leaf" "$ns_sp1" "$ns_sp2" "$ns_sp3" "$ns_sp4"; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
 			net.ipv4.conf.default.rp_filter=0 || return 1
 	done
 	ip netns exec "$ns_leaf" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	ndp_lib_link "$ns_leaf" lf0 "$ns_rx" rx0 || return 1
+	ndp_topo_link "$ns_leaf" lf0 "$ns_rx" rx0 || return 1
 	ip -n "$ns_leaf" addr add 10.0.0.254/24 dev lf0
 	ip -n "$ns_rx" addr add 10.0.0.2/24 dev rx0
 	for k in 1 2 3 4; do
 		sp=ns_sp$k
 		sp=${!sp}
 		ip netns exec "$sp" sysctl -qw net.ipv4.ip_forward=1 || return 1
-		ndp_lib_link "$ns_tx" "s$k" "$sp" lk || return 1
-		ndp_lib_link "$sp" tr "$ns_leaf" "u$k" || return 1
+		ndp_topo_link "$ns_tx" "s$k" "$sp" lk || return 1
+		ndp_topo_link "$sp" tr "$ns_leaf" "u$k" || return 1
 		ip -n "$ns_tx" addr add "10.1.$k.1/24" dev "s$k"
 		ip -n "$sp" addr add "10.1.$k.254/24" dev lk
 		ip -n "$sp" addr add "10.3.$k.1/24" dev tr

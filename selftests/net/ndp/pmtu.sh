@@ -56,7 +56,7 @@ pmtu()
 {
 	local fa=$1 dst=$4 before after
 
-	NDP_MTU=$2 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=$2 ndp_topo_switch 1 || return 1
 	ip -n "$ns_sw" link set tr mtu "$3"
 	# Until every link has its qdisc (link-watch), packets are dropped.
 	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
@@ -88,7 +88,7 @@ recut()
 
 	port=$(xfer_next_port)
 	mkdir -p "$d"
-	NDP_MTU=$2 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=$2 ndp_topo_switch 1 || return 1
 	ip -n "$ns_sw" link set tr mtu "$3"
 	# Until every link has its qdisc (link-watch), packets are dropped.
 	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
@@ -129,7 +129,7 @@ spoofed()
 	local sport=$((port + 1000))
 
 	mkdir -p "$d"
-	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=9000 ndp_topo_switch 1 || return 1
 	# Until every link has its qdisc (link-watch), packets are dropped.
 	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
 	ip netns exec "$ns_rx" $DP server 4 "$port" >"$d/s" 2>"$d/se" &
@@ -169,7 +169,7 @@ unreachable()
 {
 	local before after
 
-	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=9000 ndp_topo_switch 1 || return 1
 	ip netns exec "$ns_h1" sysctl -qw net.ndp.rto_max_us=500000 || return 1
 	before=$(xfer_stats "$ns_h1")
 	ndp_lib_check "host unreachable: EHOSTUNREACH, not ETIMEDOUT" \
@@ -186,7 +186,7 @@ transient()
 	local life="python3 $NDP_LIB_DIR/ndp_life.py"
 
 	mkdir -p "$d"
-	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=9000 ndp_topo_switch 1 || return 1
 	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
 	# A packet is counted before it is judged: 20 KB stops after two
 	# 9000-byte packets.

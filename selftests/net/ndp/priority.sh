@@ -26,7 +26,7 @@ xfer_setup
 ndp_lib_require_cmd python3
 helper=$(dirname "$0")/ndp_life.py
 xfer_is_ndp || ndp_lib_skip_all "TCP has no receiver-side priority"
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ip netns exec "$ns_a" sysctl -qw net.ndp.link_rate_mbps=5
 ndp_lib_plan 3
 

@@ -64,7 +64,7 @@ stat() { local v; v=$(ndp_lib_stat "$@"); echo "${v:-0}"; }
 ratio() { awk -v n="${1:-0}" -v t="${2:-1}" 'BEGIN { printf "%.2f", n / (t ? t : 1) }'; }
 
 # ---- 1. CPU bound, unshaped veth, MTU 1500, several flows ------------------
-NDP_MTU=1500 ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+NDP_MTU=1500 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 for ns in "$ns_a" "$ns_b"; do
 	ip -n "$ns" link set dev eth0 gso_max_segs 1
 done
@@ -95,7 +95,7 @@ paced()	# MTU PORT
 {
 	local port d0 d1 t0 t1 data trims
 
-	NDP_MTU=$1 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=$1 ndp_topo_switch 1 || return 1
 	for ns in "$ns_rx" "$ns_h1"; do
 		ip -n "$ns" link set dev eth0 gso_max_segs 1
 		ip netns exec "$ns" sysctl -qw net.ndp.link_rate_mbps=100
@@ -122,7 +122,7 @@ longpath()
 {
 	local w0 w1 gp
 
-	NDP_MTU=9000 ndp_lib_topo_switch 1 || return 1
+	NDP_MTU=9000 ndp_topo_switch 1 || return 1
 	for ns in "$ns_rx" "$ns_h1"; do
 		ip -n "$ns" link set dev eth0 gso_max_segs 1
 		ip netns exec "$ns" sysctl -qw net.ndp.link_rate_mbps=20

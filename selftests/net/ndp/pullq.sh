@@ -83,7 +83,7 @@ no_socks()
 }
 
 ndp_lib_plan 15
-ndp_lib_topo_pair || exit 1
+ndp_topo_pair || exit 1
 
 # --- mtu ------------------------------------------------------------------
 

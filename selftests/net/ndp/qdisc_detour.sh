@@ -44,7 +44,7 @@ ndp_lib_at_exit "rm -rf $tmp"
 # .2 / ::2 on IF2.
 lnk()
 {
-	ndp_lib_link "$1" "$2" "$3" "$4" 1500 || return 1
+	ndp_topo_link "$1" "$2" "$3" "$4" 1500 || return 1
 	ip -n "$1" addr add "10.$5.0.1/24" dev "$2"
 	ip -n "$3" addr add "10.$5.0.2/24" dev "$4"
 	ip -n "$1" addr add "fd00:$5::1/64" dev "$2" nodad
@@ -61,7 +61,7 @@ rt()
 topo()
 {
 	local s ns
-	ndp_lib_ns_new h1 h2 leaf1 sp1 sp2 sp3 leaf2 rx || return 1
+	ndp_topo_ns_new h1 h2 leaf1 sp1 sp2 sp3 leaf2 rx || return 1
 	for ns in "$leaf1" "$sp1" "$sp2" "$sp3" "$leaf2"; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 \
 			net.ipv6.conf.all.forwarding=1 || return 1

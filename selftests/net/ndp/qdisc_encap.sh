@@ -36,7 +36,7 @@ RX6=fd00:100::1
 # A second link from the switch to the receiver, tr2 - eth1, for detours:
 # the receiver's prefixes are reachable through it by less preferred
 # routes (what a FIB lookup restricted to tr2 finds); static neighbours.
-ndp_lib_link "$ns_sw" tr2 "$ns_rx" eth1 ||
+ndp_topo_link "$ns_sw" tr2 "$ns_rx" eth1 ||
 	ndp_lib_skip_all "cannot build the second link"
 mac2=$(ip -n "$ns_rx" -br link show dev eth1 | awk '{ print $3 }')
 ip -n "$ns_sw" route add 10.0.100.0/24 dev tr2 metric 1024 &&

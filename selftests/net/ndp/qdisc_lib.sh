@@ -4,7 +4,7 @@
 # Helpers of the sch_ndp selftests (qdisc_*.sh); source after lib.sh.
 # Not a test by itself (not listed in TESTS).
 #
-# The tests build ndp_lib_topo_switch and put sch_ndp on the switch port
+# The tests build ndp_topo_switch and put sch_ndp on the switch port
 # "tr" towards the receiver.  To make queue contents exact, a test
 # "freezes" the port: it configures rate 8bit (1 byte/s) and sends one
 # primer packet, which leaves at once and holds the next departure back
@@ -19,7 +19,7 @@ NDP_SCH_PRIMER_PORT=99	# receivers filter on --dport 5000; the primer is not see
 sch_setup()
 {
 	local mac
-	ndp_lib_topo_switch "${1:-1}" || return 1
+	ndp_topo_switch "${1:-1}" || return 1
 	mac=$(ip -n "$ns_rx" -br link show dev eth0 | awk '{ print $3 }')
 	ip -n "$ns_sw" neigh replace 10.0.100.1 lladdr "$mac" dev tr nud permanent || return 1
 	ip -n "$ns_sw" neigh replace fd00:100::1 lladdr "$mac" dev tr nud permanent || return 1

@@ -22,9 +22,9 @@ ndp_lib_load_modules sch_ndp bridge
 bridge_setup()
 {
 	local rxmac
-	ndp_lib_ns_new ns_sw ns_rx ns_h1 || return 1
-	ndp_lib_link "$ns_rx" eth0 "$ns_sw" tr || return 1
-	ndp_lib_link "$ns_h1" eth0 "$ns_sw" t1 || return 1
+	ndp_topo_ns_new ns_sw ns_rx ns_h1 || return 1
+	ndp_topo_link "$ns_rx" eth0 "$ns_sw" tr || return 1
+	ndp_topo_link "$ns_h1" eth0 "$ns_sw" t1 || return 1
 	ip -n "$ns_sw" link add br0 type bridge || return 1
 	ip -n "$ns_sw" link set tr master br0 || return 1
 	ip -n "$ns_sw" link set t1 master br0 || return 1

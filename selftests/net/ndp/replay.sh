@@ -15,7 +15,7 @@
 
 xfer_setup
 ndp_lib_require_cmd ndp_replay
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 if xfer_is_ndp; then
 	proto=253
 	# Keep time-wait state longer than the test takes (both ends).

@@ -21,7 +21,7 @@
 ndp_lib_require_cmd ndp_reuseport
 proto=${NDP_TEST_PROTO:-ndp}
 [ "$proto" = ndp ] && ndp_lib_load_modules ndp
-ndp_lib_ns_new ns || ndp_lib_skip_all "cannot create a netns"
+ndp_topo_ns_new ns || ndp_lib_skip_all "cannot create a netns"
 ip -n "$ns" addr add 127.0.0.2/8 dev lo 2>/dev/null
 # A second device for the SO_BINDTODEVICE row: a veth pair (dummy may
 # not be there).

@@ -28,7 +28,7 @@ ss --help 2>&1 | grep -q -- '--ndp' || ndp_lib_skip_all "ss without --ndp"
 ndp_lib_load_modules sch_netem ndp_diag
 # ndp_diag.ko holds ndp.ko: unload it again for the tests that unload ndp.
 ndp_lib_at_exit "rmmod ndp_diag"
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 19
 
 # The knobs this test is about stay at their defaults.

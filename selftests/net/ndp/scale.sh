@@ -31,7 +31,7 @@ case "$(uname -r)" in
 esac
 conns=${NDP_SCALE_CONNS:-$def_conns}
 sweep=${NDP_SCALE_SWEEP:-}
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 # Enough ephemeral ports and unaccepted connections for a fast opener.
 for ns in "$ns_a" "$ns_b"; do
 	ip netns exec "$ns" sysctl -qw net.ipv4.ip_local_port_range="10000 65000"

@@ -7,7 +7,7 @@
 
 ndp_lib_require_cmd ndp_socktest
 ndp_lib_load_modules ndp
-ndp_lib_ns_new ns1 || ndp_lib_skip_all "cannot create a netns"
+ndp_topo_ns_new ns1 || ndp_lib_skip_all "cannot create a netns"
 
 echo "# initial namespace"
 ndp_socktest | sed 's/^/# /'

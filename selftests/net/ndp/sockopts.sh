@@ -47,9 +47,9 @@ esac
 
 topo()
 {
-	ndp_lib_ns_new ns_a ns_b || return 1
-	ndp_lib_link "$ns_a" eth0 "$ns_b" eth0 || return 1
-	ndp_lib_link "$ns_a" eth1 "$ns_b" eth1 || return 1
+	ndp_topo_ns_new ns_a ns_b || return 1
+	ndp_topo_link "$ns_a" eth0 "$ns_b" eth0 || return 1
+	ndp_topo_link "$ns_a" eth1 "$ns_b" eth1 || return 1
 	for ns in "$ns_a" "$ns_b"; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
 			net.ipv4.conf.default.rp_filter=0 || return 1

@@ -8,7 +8,7 @@
 
 ndp_lib_require_cmd sysctl
 ndp_lib_load_modules ndp
-ndp_lib_ns_new ns1 ns2 || ndp_lib_skip_all "cannot create a netns"
+ndp_topo_ns_new ns1 ns2 || ndp_lib_skip_all "cannot create a netns"
 
 # name default min max
 knobs="init_window 15 1 1024

@@ -31,7 +31,7 @@ tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
 ndp_lib_at_exit "echo 0 > $T/events/enable; echo 0 > $T/tracing_on; echo > $T/trace"
 
-ndp_lib_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
 ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=100
 ip netns exec "$ns_h1" tc qdisc add dev eth0 root netem loss 10% ||
 	ndp_lib_skip_all "no netem"

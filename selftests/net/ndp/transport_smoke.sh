@@ -9,7 +9,7 @@
 
 ndp_lib_require_cmd ndp_smoke
 ndp_lib_load_modules ndp
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
 ndp_smoke "/run/netns/$ns_a" "/run/netns/$ns_b" 10.0.1.2 fd00:1::2 \
 	| sed 's/^/# /'

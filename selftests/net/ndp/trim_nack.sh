@@ -16,7 +16,7 @@ qopts=${NDP_TRIM_QDISC:-limit 4 rate 100mbit}
 xfer_setup
 ndp_lib_require_cmd tc
 ndp_lib_load_modules sch_ndp
-ndp_lib_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_switch 2 || ndp_lib_skip_all "cannot build the topology"
 if ! err=$(ip netns exec "$ns_sw" tc qdisc add dev tr root ndp $qopts 2>&1); then
 	ndp_lib_skip_all "tc qdisc add dev tr root ndp $qopts: ${err:-rejected}"
 fi

@@ -16,7 +16,7 @@ xfer_setup
 ndp_lib_require_cmd rmmod modprobe
 # ndp_diag.ko (autoloaded by ss in earlier tests) holds ndp.ko.
 rmmod ndp_diag 2>/dev/null
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 6
 
 d=$XFER_TMP/unload

@@ -45,7 +45,7 @@ xfer_setup
 ndp_lib_require_cmd python3 tc
 ndp_lib_load_modules sch_netem sch_ndp
 helper=$(dirname "$0")/ndp_life.py
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 ndp_lib_plan 8
 
 size=$((1024 * 1024))

@@ -20,7 +20,7 @@ big=${NDP_XFER_BIG-64M}
 
 xfer_setup
 ndp_lib_require_cmd sha256sum python3
-ndp_lib_topo_pair || ndp_lib_skip_all "cannot build the topology"
+ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
 
 nsizes=$(echo $sizes | wc -w)
 ndp_lib_plan $((2 * 3 * nsizes + (${#big} ? 2 : 0) + 4 + 1 + 3 + 2))
