@@ -12,6 +12,17 @@ cd "$(dirname "$0")" || exit 1
 
 timeout_s=$(sed -n 's/^timeout=//p' settings 2>/dev/null)
 timeout_s=${timeout_s:-600}
+# Scaled as lib.sh scales every wait: the debug and KCSAN kernels run
+# several times slower (NDP_TIME_FACTOR, 4 there).  kselftest's own
+# override, kselftest_override_timeout, wins.
+if [ -z "${NDP_TIME_FACTOR:-}" ]; then
+	case "$(uname -r)" in
+	*-ndp-debug*|*-ndp-kcsan*) NDP_TIME_FACTOR=4 ;;
+	*) NDP_TIME_FACTOR=1 ;;
+	esac
+fi
+timeout_s=$((timeout_s * NDP_TIME_FACTOR))
+timeout_s=${kselftest_override_timeout:-$timeout_s}
 
 if [ $# -gt 0 ]; then
 	tests=("$@")
