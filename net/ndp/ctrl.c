@@ -173,15 +173,25 @@ static struct ctl_table ndp_sysctl_template[] = {
 };
 
 /*
- * Write of a knob by netlink (NDP_CMD_PARAM_SET), bounds checked by the
- * caller: udp_port opens its sockets, the others are plain values.
+ * Write of a knob by netlink (NDP_CMD_PARAM_SET): through the namespace's
+ * own sysctl row and its handler, as a write of the decimal value to
+ * /proc/sys/net/ndp/NAME would be, so that the bounds, the store and any
+ * side effect (udp_port opens its sockets) have one implementation.
  */
 int ndp_ctrl_param_write(struct net *net, const struct ndp_param *p, u32 val)
 {
-	if (p->offset == offsetof(struct ndp_net, udp_port))
-		return ndp_encap_set_port(net, val);
-	WRITE_ONCE(*(u32 *)((char *)ndp_pernet(net) + p->offset), val);
-	return 0;
+	NDP_CTL_TABLE *t = ndp_pernet(net)->ctl_table_hdr->ctl_table_arg;
+	char buf[16];
+	loff_t pos = 0;
+	size_t len;
+
+	for (; t->procname; t++) {
+		if (strcmp(t->procname, p->name))
+			continue;
+		len = scnprintf(buf, sizeof(buf), "%u", val);
+		return t->proc_handler(t, 1, buf, &len, &pos);
+	}
+	return -ENOENT;
 }
 
 /*
