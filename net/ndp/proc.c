@@ -4,7 +4,6 @@
  * reading process's network namespace.
  */
 
-#include <linux/capability.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <net/net_namespace.h>
@@ -135,87 +134,15 @@ static int ndp_stat_seq_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
-/*
- * /proc/net/ndp_socks: one line per connection, for debugging (a snapshot
- * taken under each socket's lock; the layout may change).  psns are
- * absolute, except head_off (the next new packet's psn - snd_una, -1 if
- * none), rcv_span (rcv_high - rcv_nxt) and ooo_first (the first
- * out-of-order psn - rcv_nxt, -1 if none).  The nonce shows
- * as 0 to readers without CAP_NET_ADMIN in the namespace's user namespace.
- */
-static void ndp_socks_show_one(struct seq_file *seq, struct sock *sk,
-			       bool secrets)
-{
-	struct ndp_sock *nsk = ndp_sk(sk);
-	struct ndp_pull_snap pulls;
-	struct sk_buff *h, *o;
-	bool slow;
-
-	slow = lock_sock_fast(sk);
-	ndp_pull_snapshot(sk, &pulls);
-	h = skb_rb_first(&nsk->snd.q);
-	o = skb_rb_first(&nsk->rcv.ooo);
-	seq_printf(seq, "%u %u %08x %d %u %u %d %u %u %d %d %u %u %u %d %d %d %d %u %d %d %d %u %u\n",
-		   ntohs(nsk->flow.lport), ntohs(nsk->flow.rport),
-		   secrets ? nsk->nonce : 0, sk->sk_state,
-		   nsk->snd.una, nsk->snd.nxt,
-		   nsk->snd.head ?
-		   (int)(NDP_SKB_CB(nsk->snd.head)->psn - nsk->snd.una) : -1,
-		   nsk->snd.rtx_pending, nsk->snd.credit, nsk->snd.idle,
-		   h ? NDP_SKB_CB(h)->acked : -1,
-		   nsk->rcv.nxt, nsk->rcv.high - nsk->rcv.nxt,
-		   nsk->rcv.ooo_len,
-		   o ? (int)(NDP_SKB_CB(o)->psn - nsk->rcv.nxt) : -1,
-		   atomic_read(&sk->sk_rmem_alloc), sk->sk_rcvbuf,
-		   sk->sk_wmem_queued, pulls.pending,
-		   pulls.blocked, pulls.linked,
-		   nsk->rcv.hole_nacked, nsk->rto.retries, nsk->rto.us);
-	unlock_sock_fast(sk, slow);
-}
-
-#define NDP_SOCKS_BATCH	32
-
-/*
- * Socket locks nest outside the table lock, so take references to a
- * batch of connections under the table lock and print them after it.
- */
-static int ndp_socks_seq_show(struct seq_file *seq, void *v)
-{
-	struct ndp_net *nn = ndp_pernet(seq->private);
-	struct sock *batch[NDP_SOCKS_BATCH];
-	unsigned long pos = 0;
-	bool secrets;
-	int n, k;
-
-	/* The nonce lets its holder forge packets of the connection. */
-	secrets = file_ns_capable(seq->file, nn->net->user_ns, CAP_NET_ADMIN);
-
-	seq_puts(seq, "lport rport nonce state snd_una snd_nxt head_off rtx credit idle una_acked rcv_nxt rcv_span ooo ooo_first rmem rcvbuf wmemq pull_pending blocked linked hole retries rto_us\n");
-	do {
-		n = ndp_conn_batch(nn, &pos, batch, NDP_SOCKS_BATCH);
-		for (k = 0; k < n; k++) {
-			ndp_socks_show_one(seq, batch[k], secrets);
-			sock_put(batch[k]);
-		}
-	} while (n == NDP_SOCKS_BATCH);
-	return 0;
-}
-
 int ndp_proc_net_init(struct net *net)
 {
 	if (!proc_create_net_single("ndp_stat", 0444, net->proc_net,
 				    ndp_stat_seq_show, NULL))
 		return -ENOMEM;
-	if (!proc_create_net_single("ndp_socks", 0444, net->proc_net,
-				    ndp_socks_seq_show, NULL)) {
-		remove_proc_entry("ndp_stat", net->proc_net);
-		return -ENOMEM;
-	}
 	return 0;
 }
 
 void ndp_proc_net_exit(struct net *net)
 {
-	remove_proc_entry("ndp_socks", net->proc_net);
 	remove_proc_entry("ndp_stat", net->proc_net);
 }

@@ -904,7 +904,7 @@ static void ndp_pull_snap_read(const struct ndp_sock *nsk,
 }
 
 /*
- * The socket's pull fields for NDP_INFO, sock_diag and /proc/net/ndp_socks.
+ * The socket's pull fields for NDP_INFO and sock_diag.
  * The pull clock changes them under the queue's lock without the socket
  * lock, so they are read under that lock too.  Socket lock held (by the
  * owner or its spinlock): the socket's queue does not change meanwhile,

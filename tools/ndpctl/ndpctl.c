@@ -472,8 +472,10 @@ static const char *ndpctl_state(unsigned int s)
  * dump used to give.  sndq: payload bytes not yet acknowledged (SIOCOUTQ),
  * rcvq: bytes waiting to be read (SIOCINQ); for a listener, the accept
  * queue and its limit, as ss shows them.  The nonce is 0 without
- * CAP_NET_ADMIN.  A time-wait record (not a socket: no queues, nonce or
- * inode) shows the milliseconds it has left instead.
+ * CAP_NET_ADMIN.  una and nxt: the oldest unacknowledged psn and the psn
+ * of the next packet queued (0 for a listener).  A time-wait record (not
+ * a socket: no queues, nonce or inode) shows the milliseconds it has
+ * left instead.
  */
 static int ndpctl_sock_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -506,12 +508,12 @@ static int ndpctl_sock_cb(const struct nlmsghdr *nlh, void *data)
 		       r->idiag_expires);
 		return MNL_CB_OK;
 	}
-	printf("%-6s %s%s%s:%u %s%s%s:%u nonce 0x%08x sndq %u rcvq %u ino %u\n",
+	printf("%-6s %s%s%s:%u %s%s%s:%u nonce 0x%08x sndq %u rcvq %u ino %u una %u nxt %u\n",
 	       ndpctl_state(r->idiag_state),
 	       v6 ? "[" : "", s, v6 ? "]" : "", ntohs(r->id.idiag_sport),
 	       v6 ? "[" : "", d, v6 ? "]" : "", ntohs(r->id.idiag_dport),
 	       info.ndpi_nonce, r->idiag_wqueue, r->idiag_rqueue,
-	       r->idiag_inode);
+	       r->idiag_inode, info.ndpi_snd_una, info.ndpi_snd_nxt);
 	return MNL_CB_OK;
 }
 

@@ -204,21 +204,31 @@ hold "$ns_b" "$port" 16 "" "$d/hold5"
 mkdir -p "$d/idle"
 life "$ns_a" idle 10.0.1.2 "$port" "$d/idle" >"$d/idle.out" 2>&1 &
 ipid=$!
-# Ready, and its 3000 bytes acknowledged (snd_una = snd_nxt): the forged
+# client_conn [CMD...]: "lport nonce una nxt" of the client's connection
+# to $port (nonce in hex, 8 digits), from sock_diag (ndpctl sockets, run
+# through CMD: the nonce shows to root only).
+client_conn()
+{
+	ip netns exec "$ns_a" "$@" ndpctl sockets | awk -v p="$port" '
+		$1 == "ESTAB" && $3 ~ (":" p "$") {
+			l = $2; sub(/.*:/, "", l)
+			for (i = 4; i < NF; i++) f[$i] = $(i + 1)
+			n = f["nonce"]; sub(/^0x/, "", n)
+			print l, n, f["una"], f["nxt"]; exit
+		}'
+}
+# acked: ready, and its 3000 bytes acknowledged (una = nxt): the forged
 # reports below are then judged against a quiet connection.
 acked()
 {
-	ip netns exec "$ns_a" awk -v p="$port" \
-		'NR > 1 && $2 == p && $5 == $6 { f = 1 } END { exit !f }' \
-		/proc/net/ndp_socks
+	local l n u x
+	read -r l n u x < <(client_conn)
+	[ -n "$u" ] && [ "$u" = "$x" ]
 }
 ndp_lib_wait 20000 test -e "$d/idle/ready" && ndp_lib_wait 20000 acked
-# lport rport nonce ... of the client's connection (root sees the nonce).
-read -r lport _ nonce una < <(ip netns exec "$ns_a" awk -v p="$port" \
-	'NR > 1 && $2 == p { print $1, $2, $3, $5; exit }' /proc/net/ndp_socks)
-unpriv=$(ip netns exec "$ns_a" setpriv --reuid=65534 --regid=65534 \
-	--clear-groups awk -v p="$port" 'NR > 1 && $2 == p { print $3; exit }' \
-	/proc/net/ndp_socks)
+# lport nonce una of the client's connection (root sees the nonce).
+read -r lport nonce una _ < <(client_conn)
+read -r _ unpriv _ < <(client_conn setpriv --reuid=65534 --regid=65534 --clear-groups)
 ndp_lib_info "client port $lport nonce $nonce (unprivileged: $unpriv)"
 ndp_lib_check "a user without CAP_NET_ADMIN does not see the nonce" \
 	test -n "$nonce" -a "$nonce" != 00000000 -a "$unpriv" = 00000000

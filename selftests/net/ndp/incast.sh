@@ -93,16 +93,26 @@ stat_line()
 		 END { print h " counters:" s }' /proc/net/ndp_stat
 }
 
-# sockets_dump: /proc/net/ndp_socks of the receiver and of every sender.
+# ndp_socks NS: every NDP socket of NS with its NDP_INFO (the patched ss,
+# else ndpctl's one line per socket).
+ndp_socks()
+{
+	if ss --help 2>&1 | grep -q -- '--ndp'; then
+		ip netns exec "$1" ss -nai --ndp
+	else
+		ip netns exec "$1" ndpctl sockets
+	fi
+}
+
+# sockets_dump: the sockets of the receiver and of every sender.
 sockets_dump()
 {
 	local i var
 	echo "sockets after 200 s:"
-	ip netns exec "$ns_rx" cat /proc/net/ndp_socks | sed 's/^/rx: /'
+	ndp_socks "$ns_rx" | sed 's/^/rx: /'
 	for i in $(seq 1 $fanin); do
 		var=ns_h$i
-		ip netns exec "${!var}" cat /proc/net/ndp_socks |
-			sed -n "2,\$s/^/h$i: /p"
+		ndp_socks "${!var}" | sed "s/^/h$i: /"
 		stat_line "${!var}" "h$i"
 		echo "h$i neigh: $(ip -n "${!var}" neigh show | tr '\n' ' ')"
 	done

@@ -303,7 +303,8 @@ ndp_lib_module_busy()
 	echo "namespaces: $(ip netns list | tr '\n' ' ')"
 	ps -eo pid,args | grep -v -e '\[' -e 'ps -eo' | tail -n 20
 	# Not through sock_diag: that would load ndp_diag.ko, a holder.
-	[ -r /proc/net/ndp_socks ] && head -n 10 /proc/net/ndp_socks
+	# /proc/net/protocols: this namespace's NDP sockets.
+	awk '$1 == "NDP" || $1 == "NDPv6" { print $1 " sockets: " $3 }' /proc/net/protocols
 	t=$(ndp_lib_tracefs)
 	grep -l 1 "$t"/events/ndp/*/enable "$t"/events/sch_ndp/*/enable 2>/dev/null
 	return 0
