@@ -29,7 +29,7 @@ ndp_lib_require_cmd python3 sysctl
 DP="python3 $NDP_LIB_DIR/ndp_dp.py"
 PORT=9253
 case "$(uname -r)" in
-*-ndp-debug*) size=${NDP_ENCAP_SIZE:-1M} ;;
+*-ndp-debug*|*-ndp-kcsan*) size=${NDP_ENCAP_SIZE:-1M} ;;
 *) size=${NDP_ENCAP_SIZE:-4M} ;;
 esac
 

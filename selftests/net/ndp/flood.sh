@@ -34,7 +34,7 @@
 #   - no kernel warning.
 #
 #   NDP_FLOOD_PACKETS  first windows sent (default 20000; 5000 on the
-#                      "-ndp-debug" kernel)
+#                      "-ndp-debug" and "-ndp-kcsan" kernels)
 #   NDP_FLOOD_RATE     per second (default 1000)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
@@ -46,7 +46,7 @@ helper=$(dirname "$0")/ndp_load.py
 life=$(dirname "$0")/ndp_life.py
 
 case "$(uname -r)" in
-*-ndp-debug*) def_packets=5000 ;;
+*-ndp-debug*|*-ndp-kcsan*) def_packets=5000 ;;
 *) def_packets=20000 ;;
 esac
 packets=${NDP_FLOOD_PACKETS:-$def_packets}

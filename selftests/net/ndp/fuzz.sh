@@ -22,7 +22,7 @@
 #     once the echo services are killed no connection remains.
 #
 #   NDP_FUZZ_PACKETS  mutants in the transfer phase, both fuzzers together
-#                     (default 20000; 4000 on the "-ndp-debug" kernel);
+#                     (default 20000; 4000 on the "-ndp-debug" and "-ndp-kcsan" kernels);
 #                     the echo phase sends a quarter of it
 #   NDP_FUZZ_RATE     mutants per second per fuzzer (default 250)
 #   NDP_FUZZ_SEED     seed of the first fuzzer, the second uses SEED+1
@@ -41,7 +41,7 @@ helper=$(dirname "$0")/ndp_load.py
 life=$(dirname "$0")/ndp_life.py
 
 case "$(uname -r)" in
-*-ndp-debug*) def_packets=4000 ;;
+*-ndp-debug*|*-ndp-kcsan*) def_packets=4000 ;;
 *) def_packets=20000 ;;
 esac
 packets=${NDP_FUZZ_PACKETS:-$def_packets}

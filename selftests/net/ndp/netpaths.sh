@@ -40,7 +40,7 @@ xfer_setup
 ndp_lib_require_cmd sysctl
 PORT=9253
 case "$(uname -r)" in
-*-ndp-debug*) size=${NDP_NETPATHS_SIZE:-1M}; big=${NDP_NETPATHS_BIG:-2M} ;;
+*-ndp-debug*|*-ndp-kcsan*) size=${NDP_NETPATHS_SIZE:-1M}; big=${NDP_NETPATHS_BIG:-2M} ;;
 *) size=${NDP_NETPATHS_SIZE:-2M}; big=${NDP_NETPATHS_BIG:-8M} ;;
 esac
 

@@ -47,7 +47,7 @@ ndp_lib_require_cmd python3
 DP="python3 $NDP_LIB_DIR/ndp_dp.py"
 # Bytes per transfer (NDP_PMTU_SIZE): 4M, 1M on the debug kernel.
 case "$(uname -r)" in
-*-ndp-debug*) size=${NDP_PMTU_SIZE:-1M} ;;
+*-ndp-debug*|*-ndp-kcsan*) size=${NDP_PMTU_SIZE:-1M} ;;
 *) size=${NDP_PMTU_SIZE:-4M} ;;
 esac
 

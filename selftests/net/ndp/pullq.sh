@@ -41,7 +41,7 @@ rmmod ndp_diag 2>/dev/null
 # packets arrived, as seen by polling counters (seconds per poll on a
 # loaded TCG guest): 8 MB ended between the two on 6.12 with 2 vCPUs.
 case "$(uname -r)" in
-*-ndp-debug*) size=${NDP_PULLQ_SIZE:-8M} devs=${NDP_PULLQ_DEVS:-20} ;;
+*-ndp-debug*|*-ndp-kcsan*) size=${NDP_PULLQ_SIZE:-8M} devs=${NDP_PULLQ_DEVS:-20} ;;
 *) size=${NDP_PULLQ_SIZE:-32M} devs=${NDP_PULLQ_DEVS:-50} ;;
 esac
 

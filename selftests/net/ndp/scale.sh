@@ -3,7 +3,7 @@
 #
 # Many concurrent connections to one host (ndp_scale, one epoll loop at
 # each end).  A user sees, over NDP:
-#   - NDP_SCALE_CONNS (default 2000; 500 on the "-ndp-debug" kernel)
+#   - NDP_SCALE_CONNS (default 2000; 500 on the "-ndp-debug" and "-ndp-kcsan" kernels)
 #     connections through one listener all connect, each proven by an
 #     echoed 64-byte message, intact;
 #   - 2000 request/responses, each on a connection picked at random among
@@ -26,7 +26,7 @@ xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "compares NDP with TCP itself"
 ndp_lib_require_cmd ndp_scale ndpctl
 case "$(uname -r)" in
-*-ndp-debug*) def_conns=500 ;;
+*-ndp-debug*|*-ndp-kcsan*) def_conns=500 ;;
 *) def_conns=2000 ;;
 esac
 conns=${NDP_SCALE_CONNS:-$def_conns}
