@@ -13,7 +13,10 @@
  * INET_DIAG_SKMEMINFO when asked for, and struct ndp_info as
  * INET_DIAG_INFO.  The connection nonce in it is shown only to a caller
  * with CAP_NET_ADMIN.  An exact request (cookie, ports, addresses) finds
- * one socket; SOCK_DESTROY aborts a connection (RST to the peer) through
+ * one socket through the connection table's list of the 4-tuple's
+ * incarnations or the port's bucket of the bind table (hash.c), never by
+ * walking every socket; SOCK_DESTROY (ss -K: one exact request per socket
+ * its dump selected) aborts a connection (RST to the peer) through
  * sock_diag_destroy(), which requires CAP_NET_ADMIN.
  *
  * Time-wait records are not sockets in NDP (timewait.c keeps a small
@@ -309,8 +312,9 @@ static void ndp_diag_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	ndp_diag_dump_tw(skb, cb, r, bc, nn);
 }
 
-static bool ndp_diag_match(struct sock *sk, const struct inet_diag_req_v2 *req)
+static bool ndp_diag_match(struct sock *sk, const void *arg)
 {
+	const struct inet_diag_req_v2 *req = arg;
 	const struct inet_diag_sockid *id = &req->id;
 	const struct inet_sock *inet = inet_sk(sk);
 
@@ -329,34 +333,39 @@ static bool ndp_diag_match(struct sock *sk, const struct inet_diag_req_v2 *req)
 	       !memcmp(&sk->sk_v6_daddr, id->idiag_dst, 16);
 }
 
-/* The socket an exact request names, with a reference, or NULL. */
+/*
+ * The socket an exact request names, with a reference, or NULL: a
+ * connection from its 4-tuple's list of incarnations (the cookie picks
+ * one), else a socket that owns the port and is not a connection, from
+ * the port's bucket of the bind table.  An AF_INET6 request for
+ * IPv4-mapped addresses names a dual-stack socket's IPv4 connection,
+ * whose flow is an IPv4 one (ndp_sk_flow()).
+ */
 static struct sock *ndp_diag_find(struct net *net,
 				  const struct inet_diag_req_v2 *req)
 {
-	struct ndp_net *nn = ndp_pernet(net);
-	struct sock *batch[NDP_DIAG_BATCH];
-	struct sock *found = NULL;
-	unsigned long pos;
-	int t, n, k;
+	const struct inet_diag_sockid *id = &req->id;
+	struct ndp_flow key = {};
+	struct sock *sk;
 
-	if (req->sdiag_family != AF_INET && req->sdiag_family != AF_INET6)
+	if (req->sdiag_family == AF_INET) {
+		key.family = AF_INET;
+		ipv6_addr_set_v4mapped(id->idiag_src[0], &key.laddr);
+		ipv6_addr_set_v4mapped(id->idiag_dst[0], &key.raddr);
+	} else if (req->sdiag_family == AF_INET6) {
+		memcpy(&key.laddr, id->idiag_src, sizeof(key.laddr));
+		memcpy(&key.raddr, id->idiag_dst, sizeof(key.raddr));
+		key.family = ipv6_addr_v4mapped(&key.raddr) ? AF_INET : AF_INET6;
+	} else {
 		return NULL;
-	for (t = 0; t < ARRAY_SIZE(ndp_diag_tables); t++) {
-		pos = 0;
-		do {
-			n = ndp_diag_tables[t](nn, &pos, batch,
-					       NDP_DIAG_BATCH);
-			for (k = 0; k < n; k++) {
-				if (!found && ndp_diag_match(batch[k], req))
-					found = batch[k];
-				else
-					sock_put(batch[k]);
-			}
-		} while (!found && n == NDP_DIAG_BATCH);
-		if (found)
-			break;
 	}
-	return found;
+	key.lport = id->idiag_sport;
+	key.rport = id->idiag_dport;
+	sk = ndp_conn_find(net, &key, ndp_diag_match, req);
+	if (!sk)
+		sk = ndp_bound_find(net, ntohs(id->idiag_sport), ndp_diag_match,
+				    req);
+	return sk;
 }
 
 static int ndp_diag_dump_one(struct netlink_callback *cb,

@@ -22,8 +22,14 @@
  * grace period (SOCK_RCU_FREE), as udp.c does.  Each connection is also
  * found by ports and nonce alone (a second rhashtable, no extra
  * reference), for packets that multipath steered through other
- * addresses.  ndp_hash_net.conn_lock serialises
- * writers and keeps ndp_hash_net.conn_list, every connection, for dumps.
+ * addresses.  A third table lists the connections of each 4-tuple
+ * (an rhltable without the nonce, no extra reference), for the exact
+ * requests of sock_diag, which name a socket by addresses, ports and
+ * cookie but know no nonce: one bucket, not a walk of every connection.
+ * Its lists are as long as the incarnations of one 4-tuple that are
+ * alive together, which the admission budgets of the listener bound.
+ * ndp_hash_net.conn_lock serialises writers and keeps
+ * ndp_hash_net.conn_list, every connection, for dumps.
  *
  * The bind table is small and keyed by port, which only local users
  * choose: fixed buckets, written under ndp_hash_net.bind_lock, read under
@@ -110,15 +116,51 @@ static const struct rhashtable_params ndp_any_params = {
 	.automatic_shrinking	= true,
 };
 
+/* Addresses and ports only (no nonce): see ndp_conn_find(). */
+static u32 ndp_tuple_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct ndp_flow *fl = data;
+
+	return jhash2((const u32 *)fl, 9, seed ^ fl->family);
+}
+
+static u32 ndp_tuple_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	return ndp_tuple_hashfn(&((const struct ndp_sock *)data)->flow, 0, seed);
+}
+
+static int ndp_tuple_cmpfn(struct rhashtable_compare_arg *arg,
+			   const void *obj)
+{
+	const struct ndp_flow *c = &((const struct ndp_sock *)obj)->flow;
+	const struct ndp_flow *fl = arg->key;
+
+	return !(c->lport == fl->lport && c->rport == fl->rport &&
+		 c->family == fl->family &&
+		 ipv6_addr_equal(&c->raddr, &fl->raddr) &&
+		 ipv6_addr_equal(&c->laddr, &fl->laddr));
+}
+
+static const struct rhashtable_params ndp_tuple_params = {
+	.head_offset		= offsetof(struct ndp_sock, conn_tuple_node),
+	.hashfn			= ndp_tuple_hashfn,
+	.obj_hashfn		= ndp_tuple_obj_hashfn,
+	.obj_cmpfn		= ndp_tuple_cmpfn,
+	.automatic_shrinking	= true,
+};
+
 /**
  * struct ndp_hash_net - the port and connection tables of one namespace
  * @bind_lock: serialises writers of @bind_hash (readers: RCU).
  * @bind_hash: bound sockets (listeners and explicitly or auto-bound
  *	active sockets) by local port.
- * @conn_lock: serialises writers of @conn_ht, @conn_any_ht, @conn_list.
+ * @conn_lock: serialises writers of @conn_ht, @conn_any_ht,
+ *	@conn_tuple_ht, @conn_list.
  * @conn_ht: connections by 4-tuple and nonce (RCU lookups).
  * @conn_any_ht: the same connections by ports and nonce only, for
  *	packets a path steered to or from another address (multipath).
+ * @conn_tuple_ht: the same connections by 4-tuple only, every
+ *	incarnation of it (sock_diag's exact requests).
  * @conn_list: every connection, for dumps.
  *
  * Private to this file (&ndp_net.hash): allocated by ndp_hash_net_init(),
@@ -130,6 +172,7 @@ struct ndp_hash_net {
 	spinlock_t		conn_lock;	/* writers of conn_* */
 	struct rhashtable	conn_ht;
 	struct rhashtable	conn_any_ht;
+	struct rhltable		conn_tuple_ht;
 	struct list_head	conn_list;
 };
 
@@ -153,8 +196,13 @@ int ndp_hash_net_init(struct ndp_net *nn)
 	err = rhashtable_init(&hn->conn_any_ht, &ndp_any_params);
 	if (err)
 		goto err_conn;
+	err = rhltable_init(&hn->conn_tuple_ht, &ndp_tuple_params);
+	if (err)
+		goto err_any;
 	return 0;
 
+err_any:
+	rhashtable_destroy(&hn->conn_any_ht);
 err_conn:
 	rhashtable_destroy(&hn->conn_ht);
 err_free:
@@ -167,6 +215,7 @@ err_free:
 void ndp_hash_net_exit(struct ndp_net *nn)
 {
 	WARN_ON_ONCE(!list_empty(&nn->hash->conn_list));
+	rhltable_destroy(&nn->hash->conn_tuple_ht);
 	rhashtable_destroy(&nn->hash->conn_any_ht);
 	rhashtable_destroy(&nn->hash->conn_ht);
 	kfree(nn->hash);
@@ -551,16 +600,23 @@ int ndp_conn_hash(struct sock *sk)
 	int err = 0;
 
 	spin_lock_bh(&nn->hash->conn_lock);
-	if (!nsk->hashed) {
-		err = rhashtable_lookup_insert_key(&nn->hash->conn_ht, &nsk->flow,
-						   &nsk->conn_node,
-						   ndp_conn_params);
-		if (!err) {
-			sock_hold(sk);
-			list_add_tail(&nsk->conn_list_node, &nn->hash->conn_list);
-			nsk->hashed = true;
-		}
+	if (nsk->hashed)
+		goto out;
+	err = rhashtable_lookup_insert_key(&nn->hash->conn_ht, &nsk->flow,
+					   &nsk->conn_node, ndp_conn_params);
+	if (err)
+		goto out;
+	err = rhltable_insert_key(&nn->hash->conn_tuple_ht, &nsk->flow,
+				  &nsk->conn_tuple_node, ndp_tuple_params);
+	if (err) {
+		rhashtable_remove_fast(&nn->hash->conn_ht, &nsk->conn_node,
+				       ndp_conn_params);
+		goto out;
 	}
+	sock_hold(sk);
+	list_add_tail(&nsk->conn_list_node, &nn->hash->conn_list);
+	WRITE_ONCE(nsk->hashed, true);
+out:
 	spin_unlock_bh(&nn->hash->conn_lock);
 	return err;
 }
@@ -599,8 +655,10 @@ void ndp_conn_unhash(struct sock *sk)
 	if (nsk->hashed) {
 		rhashtable_remove_fast(&nn->hash->conn_ht, &nsk->conn_node,
 				       ndp_conn_params);
+		rhltable_remove(&nn->hash->conn_tuple_ht, &nsk->conn_tuple_node,
+				ndp_tuple_params);
 		list_del_init(&nsk->conn_list_node);
-		nsk->hashed = false;
+		WRITE_ONCE(nsk->hashed, false);
 		was = true;
 	}
 	spin_unlock_bh(&nn->hash->conn_lock);
@@ -650,6 +708,61 @@ struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl)
 	rcu_read_unlock();
 	return sk;
 }
+
+/*
+ * sock_diag's exact requests: the connection of 4-tuple @key (its nonce
+ * ignored) that @match accepts, with a reference.  Under RCU, from the
+ * 4-tuple's list: no walk of the other connections.
+ */
+struct sock *ndp_conn_find(struct net *net, const struct ndp_flow *key,
+			   bool (*match)(struct sock *sk, const void *arg),
+			   const void *arg)
+{
+	struct ndp_net *nn = ndp_pernet(net);
+	struct rhlist_head *list, *pos;
+	struct sock *found = NULL;
+	struct ndp_sock *nsk;
+
+	rcu_read_lock();
+	list = rhltable_lookup(&nn->hash->conn_tuple_ht, key, ndp_tuple_params);
+	rhl_for_each_entry_rcu(nsk, pos, list, conn_tuple_node) {
+		if (match((struct sock *)nsk, arg)) {
+			found = ndp_hold_rcu(nsk);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL_GPL(ndp_conn_find);
+
+/*
+ * The same for a socket that owns local port @port and is not a
+ * connection (a listener, a bound or closing socket): one bucket of the
+ * bind table.
+ */
+struct sock *ndp_bound_find(struct net *net, u16 port,
+			    bool (*match)(struct sock *sk, const void *arg),
+			    const void *arg)
+{
+	struct ndp_net *nn = ndp_pernet(net);
+	struct sock *found = NULL;
+	struct ndp_sock *nsk;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(nsk, ndp_bind_bucket(nn, port), bind_node) {
+		struct sock *sk = (struct sock *)nsk;
+
+		if (READ_ONCE(inet_sk(sk)->inet_num) != port ||
+		    READ_ONCE(nsk->hashed) || !match(sk, arg))
+			continue;
+		found = ndp_hold_rcu(nsk);
+		break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL_GPL(ndp_bound_find);
 
 /*
  * For dumps: up to @n connections from position *@pos of the namespace's

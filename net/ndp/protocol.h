@@ -656,6 +656,7 @@ struct ndp_sock_rcv {
  * @bind_node: in &ndp_hash_net.bind_hash while @bound.
  * @conn_node: in &ndp_hash_net.conn_ht while @hashed.
  * @conn_any_node: in &ndp_hash_net.conn_any_ht while @any_hashed.
+ * @conn_tuple_node: in &ndp_hash_net.conn_tuple_ht while @hashed.
  * @conn_list_node: in &ndp_hash_net.conn_list while @hashed.
  * @bound: owns its local port in the bind table.
  * @hashed: reachable by received packets (holds a socket reference).
@@ -717,6 +718,7 @@ struct ndp_sock {
 	struct hlist_node	bind_node;
 	struct rhash_head	conn_node;
 	struct rhash_head	conn_any_node;
+	struct rhlist_head	conn_tuple_node;
 	struct list_head	conn_list_node;
 	bool			bound;
 	bool			hashed;
@@ -997,6 +999,12 @@ static inline void ndp_flow_rcv_v6(struct ndp_flow *fl,
 
 struct sock *ndp_conn_lookup(struct net *net, const struct ndp_flow *fl);
 struct sock *ndp_conn_lookup_any(struct net *net, const struct ndp_flow *fl);
+struct sock *ndp_conn_find(struct net *net, const struct ndp_flow *key,
+			   bool (*match)(struct sock *sk, const void *arg),
+			   const void *arg);
+struct sock *ndp_bound_find(struct net *net, u16 port,
+			    bool (*match)(struct sock *sk, const void *arg),
+			    const void *arg);
 bool ndp_flow_match(const struct ndp_flow *a, const struct ndp_flow *b);
 struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 				 struct sk_buff *skb);

@@ -6,7 +6,9 @@
 # (counters moving with a transfer and equal to /proc/net/ndp_stat in a
 # namespace with one connection, tcp_info-style length negotiation and
 # errnos); SIOCINQ/FIONREAD/SIOCOUTQ/SIOCOUTQNSD against known queue
-# contents; the nonce hidden from unprivileged users; SOCK_DESTROY
+# contents; the nonce hidden from unprivileged users; exact requests
+# (dump_one) find one socket by addresses, ports and cookie without
+# walking the tables; SOCK_DESTROY
 # (ss -K) resets the peer (ECONNRESET), aborts the local end
 # (ECONNABORTED) and needs CAP_NET_ADMIN.  Time-wait records of closed
 # connections are listed as TCP's TIME-WAIT sockets (ports, timer,
@@ -22,7 +24,9 @@ ndp_lib_require_cmd ndp_diag ndp_scale ndpctl setpriv
 ndp_lib_load_modules ndp
 ndp_topo_ns_new ns1 ns2 ns3 ns4 ns5 ns6 ns7 || ndp_lib_skip_all "cannot create a netns"
 
-ndp_lib_plan 83
+# The walk count needs kprobe events (not in the debug kernels).
+T=$(ndp_lib_tracefs)
+ndp_lib_plan $((92 + $([ -w "$T/kprobe_events" ] && echo 1 || echo 0)))
 
 tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
@@ -121,6 +125,61 @@ ndp_lib_check "ndpctl sockets: connection nonces are not 0 for root" \
 	bash -c "! grep -q '^ESTAB .*nonce 0x00000000' $tmp/ctl"
 ndp_lib_expect_eq "ndpctl sockets unprivileged: nonces hidden" 4 \
 	"$(N1 "${nobody[@]}" ndpctl sockets | grep -c 'ESTAB .*nonce 0x00000000')"
+
+# --- exact requests (dump_one) -------------------------------------------------
+# One SOCK_DIAG_BY_FAMILY request without NLM_F_DUMP names one socket by
+# addresses, ports and cookie (ss -K sends one per socket it destroys).
+# ndp.ko finds it in the 4-tuple's list of the connection table or in
+# the port's bucket of the bind table; where the kernel has kprobe
+# events, the dumps' table walks (ndp_conn_batch, ndp_bind_batch) are
+# counted across the requests and must not run.
+# get FAM SRC SPORT DST DPORT [COOKIE]: ndp_diag's answer to one request.
+get() { N1 ndp_diag get "$@" 2>&1; }
+# has TEXT REGEX: TEXT matches REGEX.
+has() { grep -q -- "$2" <<<"$1"; }
+T=$(ndp_lib_tracefs)
+walks=
+walks() { awk '$1 ~ /ndp_diag_walk_/ { n += $2 } END { print n + 0 }' "$T/kprobe_profile"; }
+if [ -w "$T/kprobe_events" ]; then
+	ndp_lib_at_exit "echo 0 > $T/events/kprobes/enable; echo '-:ndp_diag_walk_conn' >> $T/kprobe_events; echo '-:ndp_diag_walk_bind' >> $T/kprobe_events"
+	echo 'p:ndp_diag_walk_conn ndp_conn_batch' >>"$T/kprobe_events" &&
+		echo 'p:ndp_diag_walk_bind ndp_bind_batch' >>"$T/kprobe_events" &&
+		echo 1 >"$T/events/kprobes/ndp_diag_walk_conn/enable" &&
+		echo 1 >"$T/events/kprobes/ndp_diag_walk_bind/enable" &&
+		walks=$(walks)
+	walks=${walks:-"no kprobes placed"}
+else
+	ndp_lib_info "no kprobe events in this kernel: the table walks are not counted"
+fi
+# A [::] listener's IPv4 connection (an AF_INET6 socket, v4-mapped).
+N1 ndp_diag hold m 7003 1000 >"$tmp/hm" 2>&1 &
+ndp_lib_at_exit "kill $! 2>/dev/null"
+cm=$(ready "$tmp/hm")
+g4=$(get 4 127.0.0.1 7001 127.0.0.1 "$c4")
+ndp_lib_info "v4 server end: $g4"
+ndp_lib_check "exact request: the v4 server end, no cookie" \
+	has "$g4" '^found state=1 ino=[1-9]'
+k4=$(sed -n 's/.* cookie=//p' <<<"$g4")
+ndp_lib_expect_eq "exact request: the same socket by its cookie" "$g4" \
+	"$(get 4 127.0.0.1 7001 127.0.0.1 "$c4" "$k4")"
+ndp_lib_expect_eq "exact request: another cookie is ENOENT" "err=ENOENT" \
+	"$(get 4 127.0.0.1 7001 127.0.0.1 "$c4" "$(printf %x $((0x${k4:-0} + 1)))")"
+ndp_lib_check "exact request: the v4 client end" \
+	has "$(get 4 127.0.0.1 "$c4" 127.0.0.1 7001)" '^found state=1 '
+ndp_lib_check "exact request: the v6 server end" \
+	has "$(get 6 ::1 7002 ::1 "$c6")" '^found state=1 '
+ndp_lib_check "exact request: the v4 listener (no peer)" \
+	has "$(get 4 127.0.0.1 7001 0.0.0.0 0)" '^found state=10 '
+ndp_lib_check "exact request: a [::] listener's IPv4 connection, v4-mapped" \
+	has "$(get 6 ::ffff:127.0.0.1 7003 ::ffff:127.0.0.1 "$cm")" '^found state=1 '
+ndp_lib_expect_eq "exact request: a v6 request for the v4 connection is ENOENT" \
+	"err=ENOENT" "$(get 6 ::1 7001 ::1 "$c4")"
+ndp_lib_expect_eq "exact request: another peer port is ENOENT" "err=ENOENT" \
+	"$(get 4 127.0.0.1 7001 127.0.0.1 $((c4 == 65535 ? 1 : c4 + 1)))"
+if [ -n "$walks" ]; then
+	ndp_lib_expect_eq "exact requests walk no table (kprobes on the dump walkers)" \
+		"$walks" "$(walks)"
+fi
 
 # --- SOCK_DESTROY -------------------------------------------------------------
 if [ -n "$have_ss" ] && [ -n "$c4" ]; then

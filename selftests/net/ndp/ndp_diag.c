@@ -20,13 +20,20 @@
  *	one, read at once (no queue checks); the client's namespace's
  *	counters are printed as "cstat.<Name>".
  *
- *   ndp_diag hold 4|6 PORT BYTES
+ *   ndp_diag hold 4|6|m PORT BYTES
  *	a listener on PORT, a client connected to it that wrote BYTES the
  *	server has not read, all acknowledged; prints "ready CLIENTPORT",
  *	then waits (up to 120 s) for the client to see an error (the
  *	server end destroyed with ss -K) and prints "client_err=NAME" and,
  *	after reading what it held, "server_err=NAME"; then keeps the
  *	listener open (up to 120 s, or until killed).
+ *
+ *   ndp_diag get 4|6 SRC SPORT DST DPORT [COOKIE]
+ *	one exact sock_diag request (SOCK_DIAG_BY_FAMILY without NLM_F_DUMP,
+ *	the kernel's dump_one) for the NDP socket of that local and remote
+ *	address and port, with the cookie COOKIE (hex, as ss -e prints it)
+ *	or none; prints "found state=N ino=N cookie=HEX" for the socket the
+ *	reply describes, or "err=NAME" for the kernel's error.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -44,7 +51,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/inet_diag.h>
 #include <linux/ndp.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <linux/sockios.h>
 
 #include "ndp_util.h"
@@ -420,6 +430,68 @@ static int do_hold(int fam, int port, int bytes)
 	return 0;
 }
 
+static int do_get(int argc, char **argv)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 req;
+	} msg = {
+		.nlh.nlmsg_len = sizeof(msg),
+		.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+		.nlh.nlmsg_flags = NLM_F_REQUEST,
+		.nlh.nlmsg_seq = 1,
+		.req.sdiag_protocol = IPPROTO_NDP,
+		.req.idiag_states = ~0U,
+		.req.id.idiag_cookie = { INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE },
+	};
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	unsigned long long cookie;
+	struct inet_diag_msg *r;
+	struct nlmsghdr *h;
+	char buf[8192];
+	ssize_t n;
+	int fd;
+
+	msg.req.sdiag_family = atoi(argv[0]) == 4 ? AF_INET : AF_INET6;
+	if (inet_pton(msg.req.sdiag_family, argv[1], msg.req.id.idiag_src) != 1 ||
+	    inet_pton(msg.req.sdiag_family, argv[3], msg.req.id.idiag_dst) != 1)
+		ndp_die("bad address");
+	msg.req.id.idiag_sport = htons(atoi(argv[2]));
+	msg.req.id.idiag_dport = htons(atoi(argv[4]));
+	if (argc == 6) {
+		cookie = strtoull(argv[5], NULL, 16);
+		msg.req.id.idiag_cookie[0] = (__u32)cookie;
+		msg.req.id.idiag_cookie[1] = (__u32)(cookie >> 32);
+	}
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd < 0)
+		ndp_die_errno("socket(NETLINK_SOCK_DIAG)");
+	if (sendto(fd, &msg, sizeof(msg), 0, (struct sockaddr *)&nl,
+		   sizeof(nl)) < 0)
+		ndp_die_errno("sendto");
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0)
+		ndp_die_errno("recv");
+	h = (struct nlmsghdr *)buf;
+	if (!NLMSG_OK(h, n))
+		ndp_die("short reply");
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr *e = NLMSG_DATA(h);
+
+		printf("err=%s\n", e->error ? ndp_errname(-e->error) : "0");
+		return 0;
+	}
+	if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
+		ndp_die("unexpected reply type %u", h->nlmsg_type);
+	r = NLMSG_DATA(h);
+	cookie = (unsigned long long)r->id.idiag_cookie[1] << 32 |
+		 r->id.idiag_cookie[0];
+	printf("found state=%u ino=%u cookie=%llx\n", r->idiag_state,
+	       r->idiag_inode, cookie);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -432,7 +504,11 @@ int main(int argc, char **argv)
 			       atoi(argv[3]));
 	}
 	if (argc == 5 && !strcmp(argv[1], "hold"))
-		return do_hold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: ndp_diag xfer 4|6|m BYTES [ADDR NETNS] | hold 4|6 PORT BYTES\n");
+		return do_hold(strcmp(argv[2], "m") ? atoi(argv[2]) : FAM_MAPPED,
+			       atoi(argv[3]), atoi(argv[4]));
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "get"))
+		return do_get(argc - 2, argv + 2);
+	fprintf(stderr, "usage: ndp_diag xfer 4|6|m BYTES [ADDR NETNS] | hold 4|6|m PORT BYTES\n"
+		"       ndp_diag get 4|6 SRC SPORT DST DPORT [COOKIE]\n");
 	return 2;
 }
