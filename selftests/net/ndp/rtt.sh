@@ -63,19 +63,22 @@ for c in Rtos RtxTimeout RtoSpurious RtoLate RtoProbes RtoWaitPull; do
 done
 
 # --- RTT visible and plausible ----------------------------------------------
+# rtt_line NS: the first established connection's "rtt:S/V minrtt:M"
+# in ss --ndp -i, once it has one.
+rtt_line()
+{
+	ip netns exec "$1" ss -Hni --ndp state established 2>/dev/null |
+		grep -o -m 1 'rtt:[0-9.]*/[0-9.]* minrtt:[0-9.]*'
+}
+
 # rtt_seen NS MIN_MS MAX_MS: during a transfer (in the background), ss
 # shows an NDP connection with "rtt:SRTT/VAR minrtt:MIN" where MIN >=
 # MIN_MS and SRTT <= MAX_MS.  Waits for the first sample with a deadline.
 rtt_seen()
 {
-	local ns=$1 lo=$2 hi=$3 i line srtt minrtt
+	local ns=$1 lo=$2 hi=$3 line srtt minrtt
 
-	for i in $(seq 600); do
-		line=$(ip netns exec "$ns" ss -Hni --ndp state established 2>/dev/null |
-		       grep -o 'rtt:[0-9.]*/[0-9.]* minrtt:[0-9.]*' | head -n 1)
-		[ -n "$line" ] && break
-		sleep 0.05
-	done
+	line=$(ndp_lib_wait 30000 rtt_line "$ns")
 	[ -n "$line" ] || { echo "no RTT shown by ss --ndp -i"; return 1; }
 	echo "$line"
 	srtt=$(echo "$line" | sed 's/rtt:\([0-9.]*\)\/.*/\1/')
@@ -98,8 +101,8 @@ delay_run()
 		>"$XFER_TMP/delay.out" 2>&1 &
 	pid=$!
 	# Plausible: at least the two delays; at most those plus 1 s of a
-	# slow, loaded TCG guest.
-	rtt_seen "$ns_a" $((2 * d)) $((2 * d + 1000))
+	# slow, loaded TCG guest (times the kernel's speed factor).
+	rtt_seen "$ns_a" $((2 * d)) $((2 * d + 1000 * ${NDP_TIME_FACTOR:-1}))
 	rc=$?
 	wait "$pid" || { cat "$XFER_TMP/delay.out"; rc=1; }
 	return $rc
