@@ -24,7 +24,7 @@ ndp_lib_require_cmd ndp_diag ndp_scale ndpctl setpriv
 ndp_lib_load_modules ndp
 ndp_topo_ns_new ns1 ns2 ns3 ns4 ns5 ns6 ns7 || ndp_lib_skip_all "cannot create a netns"
 
-# The walk count needs kprobe events (not in the debug kernels).
+# The walk count needs kprobe events (a kernel built without them skips it).
 T=$(ndp_lib_tracefs)
 ndp_lib_plan $((92 + $([ -w "$T/kprobe_events" ] && echo 1 || echo 0)))
 

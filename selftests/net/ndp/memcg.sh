@@ -13,7 +13,8 @@
 xfer_setup
 xfer_is_ndp || ndp_lib_skip_all "NDP only (TCP charges children at accept())"
 cg=/sys/fs/cgroup
-# Not applicable on a kernel without cgroups (the lean debug kernel), also
+# Not applicable on a kernel without cgroups (the KCSAN kernel built before
+# its fragment gained them), also
 # under NDP_EXPECT_ALL, as kunit.sh on kernels without KUnit.
 if ! grep -qw cgroup2 /proc/filesystems; then
 	echo "TAP version 13"
