@@ -11,12 +11,15 @@
  * while a slow one (TCG) may take its time.
  *
  *   server [-b ADDR] [-n CONNS] [-S BYTES] [-E BYTES] [-L SECS]
- *   client -H ADDR  [-n CONNS] [-S BYTES] [-E BYTES]
+ *   client -H ADDR  [-n CONNS] [-S BYTES] [-E BYTES] [-W FILE]
  *	Transfer deterministic pseudo-random data.  Every connection sends
  *	-S bytes, then shuts down writing, and reads until EOF (so "both
  *	directions at once" is simply -S on both ends).  The server serves
  *	-n connections, then keeps listening -L seconds more and counts any
- *	extra connection it accepts (replay test).  Each end prints one line
+ *	extra connection it accepts (replay test).  With -W, a client
+ *	connection that sent its -S bytes waits until FILE exists before it
+ *	shuts down writing, so a test can look at it while it is still
+ *	connected (rtt.sh's ss --ndp -i).  Each end prints one line
  *	per connection:
  *
  *	  conn KEY tx BYTES SHA256 rx BYTES SHA256 STATUS
@@ -90,6 +93,7 @@ static struct {
 	uint64_t send;
 	int64_t expect;		/* -1: any */
 	int linger_s;
+	const char *hold;	/* -W: client shuts down its side once this exists */
 } opt = {
 	.family = AF_INET,
 	.ndp = true,
@@ -251,6 +255,7 @@ struct xfer_conn {
 	uint8_t *txbuf;
 	size_t tx_off, tx_len;
 	bool tx_done;
+	bool holding;		/* all sent, waiting for opt.hold to shut down */
 	/* receive */
 	uint64_t rx_bytes;
 	struct xfer_gen rx_gen;
@@ -337,6 +342,9 @@ static bool xfer_conn_tx(struct xfer_conn *c)
 			size_t chunk = c->tx_left < XFER_BUF ? c->tx_left : XFER_BUF;
 
 			if (!chunk) {
+				c->holding = opt.hold && access(opt.hold, F_OK);
+				if (c->holding)
+					return true;
 				if (shutdown(c->fd, SHUT_WR)) {
 					xfer_conn_fail(c, errno);
 					return false;
@@ -421,7 +429,7 @@ static void xfer_conn_event(struct xfer_conn *c, uint32_t ev)
 		xfer_conn_finish(c);
 		return;
 	}
-	if (c->tx_done) {	/* only reading is left: stop EPOLLOUT wakeups */
+	if (c->tx_done || c->holding) {	/* no more to send: stop EPOLLOUT wakeups */
 		struct epoll_event e = {
 			.events = EPOLLIN | EPOLLRDHUP,
 			.data.ptr = c,
@@ -464,6 +472,39 @@ static void xfer_report_stuck(void)
 	}
 }
 
+/*
+ * -W FILE: connections that sent everything keep their write side open
+ * (the socket stays connected, for a test to look at it) until FILE
+ * exists.  Returns whether one is still held; releases them once FILE
+ * is there.  Holding counts as progress: only -T bounds it.
+ */
+static bool xfer_client_held(void)
+{
+	bool held = false, release;
+	int i;
+
+	if (!opt.hold)
+		return false;
+	release = !access(opt.hold, F_OK);
+	for (i = 0; i < nconns; i++) {
+		struct xfer_conn *c = &conns[i];
+
+		if (!c->active || !c->holding)
+			continue;
+		last_progress = ndp_now_s();
+		if (!release) {
+			held = true;
+			continue;
+		}
+		c->holding = false;
+		if (!xfer_conn_tx(c))
+			continue;
+		if (c->tx_done && c->rx_eof)
+			xfer_conn_finish(c);
+	}
+	return held;
+}
+
 static int xfer_client(void)
 {
 	struct epoll_event evs[64];
@@ -500,8 +541,11 @@ static int xfer_client(void)
 	}
 	last_progress = ndp_now_s();
 	while (ndone < nconns) {
-		bool stalled;
+		bool stalled, held = xfer_client_held();
 		int wait_ms = xfer_wait_ms(deadline, &stalled);
+
+		if (held && wait_ms > 20)
+			wait_ms = 20;	/* look for the hold file again soon */
 
 		if (stalled || ndp_now_s() >= deadline) {
 			if (stalled)
@@ -1366,7 +1410,7 @@ static void __attribute__((noreturn)) usage(void)
 	fprintf(stderr,
 		"usage: ndp_xfer [-p ndp|tcp] [-4|-6] [-P port] [-s seed] [-T secs] [-I secs] [-D dev] MODE\n"
 		"  server [-b addr] [-n conns] [-S bytes] [-E bytes] [-L linger_s]\n"
-		"  client -H addr [-n conns] [-S bytes] [-E bytes]\n"
+		"  client -H addr [-n conns] [-S bytes] [-E bytes] [-W hold_file]\n"
 		"  probe NAME|all [-H addr] [-N netns_path]\n"
 		"  gen -S bytes -k key [-d c|s]\n"
 		"  selftest\n");
@@ -1377,7 +1421,7 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "+p:46P:s:T:I:b:n:S:E:L:H:N:k:d:D:")) != -1) {
+	while ((c = getopt(argc, argv, "+p:46P:s:T:I:b:n:S:E:L:H:N:k:d:D:W:")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, NULL, 0);
@@ -1399,6 +1443,9 @@ static void xfer_parse_opts(int argc, char **argv, unsigned int *key, char *dir)
 			break;
 		case 'L':
 			opt.linger_s = atoi(optarg);
+			break;
+		case 'W':
+			opt.hold = optarg;
 			break;
 		case 'H':
 			opt.host = optarg;

@@ -63,22 +63,23 @@ for c in Rtos RtxTimeout RtoSpurious RtoLate RtoProbes RtoWaitPull; do
 done
 
 # --- RTT visible and plausible ----------------------------------------------
-# rtt_line NS: the first established connection's "rtt:S/V minrtt:M"
-# in ss --ndp -i, once it has one.
+# rtt_line NS PORT: "rtt:S/V minrtt:M" of NS's connection to PORT in
+# ss --ndp -i, once it has one (any state: the peer, which sends
+# nothing, may have shut down its side already).
 rtt_line()
 {
-	ip netns exec "$1" ss -Hni --ndp state established 2>/dev/null |
+	ip netns exec "$1" ss -Hnai --ndp "dport = :$2" 2>/dev/null |
 		grep -o -m 1 'rtt:[0-9.]*/[0-9.]* minrtt:[0-9.]*'
 }
 
-# rtt_seen NS MIN_MS MAX_MS: during a transfer (in the background), ss
-# shows an NDP connection with "rtt:SRTT/VAR minrtt:MIN" where MIN >=
-# MIN_MS and SRTT <= MAX_MS.  Waits for the first sample with a deadline.
+# rtt_seen NS PORT MIN_MS MAX_MS: ss shows NS's connection to PORT with
+# "rtt:SRTT/VAR minrtt:MIN" where MIN >= MIN_MS and SRTT <= MAX_MS.
+# Waits for the first sample with a deadline.
 rtt_seen()
 {
-	local ns=$1 lo=$2 hi=$3 line srtt minrtt
+	local ns=$1 port=$2 lo=$3 hi=$4 line srtt minrtt
 
-	line=$(ndp_lib_wait 30000 rtt_line "$ns")
+	line=$(ndp_lib_wait 30000 rtt_line "$ns" "$port")
 	[ -n "$line" ] || { echo "no RTT shown by ss --ndp -i"; return 1; }
 	echo "$line"
 	srtt=$(echo "$line" | sed 's/rtt:\([0-9.]*\)\/.*/\1/')
@@ -90,20 +91,27 @@ rtt_seen()
 
 # delay_run DELAY_MS FAMILY ADDR SIZE: netem delay on both ends, then a
 # transfer a->b in the background while rtt_seen watches the sender.
+# The client keeps its connection open after sending (XFER_HOLD) until
+# rtt_seen has looked: a transfer that ends between two looks of ss
+# cannot make the check miss it (CI met that on a loaded host).
 delay_run()
 {
-	local d=$1 fam=$2 addr=$3 size=$4 pid rc
+	local d=$1 fam=$2 addr=$3 size=$4 port hold pid rc
 
 	for ns in "$ns_a" "$ns_b"; do
 		ip netns exec "$ns" tc qdisc replace dev eth0 root netem delay "${d}ms" limit 100000
 	done
-	XFER_PORT=$(xfer_next_port) xfer_run "$ns_a" "$ns_b" "$addr" "$fam" "$size" 0 1 300 \
+	port=$(xfer_next_port)
+	hold=$XFER_TMP/hold.$port
+	rm -f "$hold"
+	XFER_PORT=$port XFER_HOLD=$hold xfer_run "$ns_a" "$ns_b" "$addr" "$fam" "$size" 0 1 300 \
 		>"$XFER_TMP/delay.out" 2>&1 &
 	pid=$!
 	# Plausible: at least the two delays; at most those plus 1 s of a
 	# slow, loaded TCG guest (times the kernel's speed factor).
-	rtt_seen "$ns_a" $((2 * d)) $((2 * d + 1000 * ${NDP_TIME_FACTOR:-1}))
+	rtt_seen "$ns_a" "$port" $((2 * d)) $((2 * d + 1000 * ${NDP_TIME_FACTOR:-1}))
 	rc=$?
+	touch "$hold"
 	wait "$pid" || { cat "$XFER_TMP/delay.out"; rc=1; }
 	return $rc
 }

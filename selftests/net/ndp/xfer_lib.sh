@@ -107,7 +107,8 @@ xfer_compare()
 # the background: once its server listens, the client, already in its
 # namespace, creates FILE.<pid> and starts when FILE exists (60 s at
 # most, times NDP_TIME_FACTOR), so that runs started one after the other
-# send at the same time.
+# send at the same time.  XFER_HOLD=FILE: the client's connections stay
+# connected after sending until FILE exists (ndp_xfer -W).
 xfer_run()
 {
 	local cns=$1 sns=$2 addr=$3 fam=$4 csend=$5 ssend=$6
@@ -136,6 +137,7 @@ xfer_run()
 		exit 1' "$XFER_START")
 	ip netns exec "$cns" "${pre[@]}" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
 		${XFER_CLIENT_DEV:+-D "$XFER_CLIENT_DEV"} client -H "$addr" -n "$conns" -S "$csend" -E "$ssend" \
+		${XFER_HOLD:+-W "$XFER_HOLD"} \
 		>"$d/client.out" 2>"$d/client.err"
 	crc=$?
 	wait "$spid"
