@@ -19,12 +19,14 @@
 #                   is re-admitted and carries packets again.
 #
 #   NDP_MP_RATE      per-spine rate in mbit/s (default 2: low enough that the
-#                    spines, not the emulated guest, are the bottleneck)
+#                    spines, not the emulated guest, are the bottleneck;
+#                    divided by NDP_TIME_FACTOR, so 500 kbit/s on the debug
+#                    kernel, where the guest moves about 1 mbit/s in all)
 #   NDP_MP_SIZE      bytes per transfer (default 4M; the degraded one: 2x)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
-rate=${NDP_MP_RATE:-2}
+rate=$(( ${NDP_MP_RATE:-2} * 1000 / ${NDP_TIME_FACTOR:-1} ))	# kbit/s
 size=${NDP_MP_SIZE:-4M}
 NDP_MTU=1500	# many packets per path: the SYN window is noise
 
@@ -65,12 +67,12 @@ topo()
 		ip -n "$sp" route add 10.1.0.0/16 via "10.1.$k.1"
 		ip -n "$sp" -6 route add fd01::/16 via "fd01:$k::1"
 		ip netns exec "$sp" tc qdisc add dev tr root ndp limit 8 \
-			rate "${rate}mbit" || return 1
+			rate "${rate}kbit" || return 1
 	done
 	ip -n "$ns_rx" route add 10.1.0.0/16 via 10.0.1.254
 	ip -n "$ns_rx" -6 route add fd01::/16 via fd00:1::fe
 	# The receiver's pulls pace the sum of the spines, not one veth.
-	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=$((4 * rate)) || return 1
+	ip netns exec "$ns_rx" sysctl -qw net.ndp.link_rate_mbps=$(( (4 * rate + 999) / 1000 )) || return 1
 	# The guest runs ten (debug kernel: fifty) times slower than real
 	# time, so a path gets far less feedback per decay period than in a
 	# real fabric: stretch the scoreboard's memory and lower the sample
@@ -166,7 +168,7 @@ p0=$(paths_tx)
 t0=$(date +%s%N)
 ndp_lib_check "four paths: v4 transfer intact" xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 "$size" 0
 t1=$(date +%s%N)
-ndp_lib_info "four paths: goodput $(( $(xfer_bytes "$size") * 8 / ((t1 - t0) / 1000) )) mbit/s (spines: 4 x $rate mbit/s)"
+ndp_lib_info "four paths: goodput $(( $(xfer_bytes "$size") * 8000 / ((t1 - t0) / 1000) )) kbit/s (spines: 4 x $rate kbit/s)"
 s1=$(spines_snap)
 p1=$(paths_tx)
 ndp_lib_check "four paths: v4 DATA spread within 15 % over the spines" spread_ok "$s0" "$s1"
@@ -205,7 +207,7 @@ for _ in $(seq 600); do
 	kill -0 $xpid 2>/dev/null || break
 	sleep 0.05
 done
-ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "$((rate * 100))kbit"
+ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "$((rate / 10))kbit"
 td=$(date +%s%N)
 tx3_d=$(path_field 3 tx)
 excluded_seen=0
@@ -238,7 +240,7 @@ ndp_lib_check "degraded: PathExcluded moved" \
 if [ $excluded_seen = 1 ]; then
 	ndp_lib_info "path 3 excluded $(( (te - td) / 1000000 )) ms and $((tx3_e - tx3_d)) of its packets after the rate cut"
 fi
-ndp_lib_info "degraded: goodput $(( big * 8 / ((t1 - t0) / 1000) )) mbit/s, $(( big * 8 * 100 / ((t1 - t0) / 1000) / (3 * rate) )) % of the three remaining spines (${rate} mbit/s each)"
+ndp_lib_info "degraded: goodput $(( big * 8000 / ((t1 - t0) / 1000) )) kbit/s, $(( big * 8 * 100000 / ((t1 - t0) / 1000) / (3 * rate) )) % of the three remaining spines (${rate} kbit/s each)"
 ndp_lib_info "sender: RtxNack $(xfer_delta "$st2" "$st3" "$ns_tx" RtxNack) RtxTimeout $(xfer_delta "$st2" "$st3" "$ns_tx" RtxTimeout) InRts $(xfer_delta "$st2" "$st3" "$ns_tx" InRts) RtsResent $(xfer_delta "$st2" "$st3" "$ns_tx" RtsResent) RtsResentPath $(xfer_delta "$st2" "$st3" "$ns_tx" RtsResentPath) RtsWaitPull $(xfer_delta "$st2" "$st3" "$ns_tx" RtsWaitPull)"
 TX ndpctl path show | sed 's/^/# /'
 
@@ -248,7 +250,7 @@ xfer_expect_moved "retransmissions went to another path" "$st1" "$st3" "$ns_tx" 
 xfer_expect_delta "no retransmission on the path that lost it" "$st0" "$st3" "$ns_tx" 0 RtxSamePath
 
 # --- recovery -------------------------------------------------------------------
-ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "${rate}mbit"
+ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "${rate}kbit"
 sleep "$(awk -v ms="$(TX sysctl -n net.ndp.sb_exclude_ms)" 'BEGIN { print ms / 1000 + 0.2 }')"
 tx3_r=$(path_field 3 tx)
 ndp_lib_check "recovered: v4 transfer intact" xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 2M 0

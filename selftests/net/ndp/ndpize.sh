@@ -21,7 +21,7 @@ else
 	run() { "$@"; }
 fi
 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 12
+ndp_lib_plan 13
 
 A=10.0.1.1
 B=10.0.1.2
@@ -82,7 +82,9 @@ wait_srv() {
 # no reason to fire (rtt.c; the first connection to a peer starts from
 # net.ndp.rto_init_us, later ones from the RTT cache).
 rtos() { [ "$proto" = ndp ] && echo $(( $(ndp_lib_stat "$ns_a" Rtos) + $(ndp_lib_stat "$ns_b" Rtos) )); }
+spurious() { [ "$proto" = ndp ] && echo $(( $(ndp_lib_stat "$ns_a" RtoSpurious) + $(ndp_lib_stat "$ns_b" RtoSpurious) )); }
 rtos0=$(rtos)
+spurious0=$(spurious)
 
 head -c 3000000 /dev/urandom >"$tmp/file"
 want=$(sha256sum <"$tmp/file" | cut -d' ' -f1)
@@ -154,15 +156,24 @@ if [ "$proto" != ndp ]; then
 	ndp_lib_skip "selector keeps port 5001 on TCP" "NDP_TEST_PROTO=tcp"
 	ndp_lib_skip "TCP options accepted, debug log" "NDP_TEST_PROTO=tcp"
 	ndp_lib_skip "no RTO expiry on a lossless path" "NDP_TEST_PROTO=tcp"
+	ndp_lib_skip "RTO expiries shown spurious" "NDP_TEST_PROTO=tcp"
 	ndp_lib_done
 fi
 for c in Rtos RtoProbes RtxTimeout RtoWaitPull RtoSpurious RtoLate RttCacheHits; do
 	ndp_lib_info "$c: a $(ndp_lib_stat "$ns_a" $c), b $(ndp_lib_stat "$ns_b" $c)"
 done
 # As rtt.sh: none expected; a loaded host's vCPU stalls may make one or
-# two, spurious (with the old 20 ms constant timer: 28).
+# two, spurious (with the old 20 ms constant timer: 28).  A kernel
+# NDP_TIME_FACTOR times slower (the debug kernel: 5 on a loaded host)
+# stalls as many times longer: the allowance scales with it, still far
+# below the old timer's count, and every expiry must be one the peer
+# showed spurious, as rtt.sh checks (RtoSpurious; one answered by a
+# time-wait record cannot be, so at least one, not all).
+nrto=$(($(rtos) - rtos0))
 ndp_lib_expect_le "the applications met (almost) no RTO expiry on a lossless path (Rtos)" \
-	2 $(($(rtos) - rtos0))
+	$((2 * ${NDP_TIME_FACTOR:-1})) "$nrto"
+ndp_lib_check "RTO expiries on a lossless path shown spurious by the peer" \
+	test "$nrto" = 0 -o $(($(spurious) - spurious0)) -ge 1
 
 # --- selectors and options -------------------------------------------------------
 selector() {
