@@ -11,6 +11,7 @@
 #   gro off          the default veth: no batches (InGroBatches stays 0),
 #                    one ACK per DATA packet;
 #   gro on           transfers intact over IPv4 and IPv6 and both ways;
+#                    each family's run is batched (v4 and v6 apart);
 #                    batches carry several packets, ACKs report spans
 #                    (OutAckSpans) and are fewer than the DATA packets;
 #                    the sender takes every span (InBadReports stays 0);
@@ -32,7 +33,7 @@ NDP_MTU=1500
 xfer_setup
 ndp_lib_require_cmd ethtool tc sha256sum
 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 22
+ndp_lib_plan 23
 
 A() { ip netns exec "$ns_a" "$@"; }
 B() { ip netns exec "$ns_b" "$@"; }
@@ -77,9 +78,11 @@ gro_fewer_acks()
 
 s0=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "gro on: v4 4M a->b intact" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 4M 0 1 120
+sv=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "gro on: v6 4M a->b intact" xfer_run "$ns_a" "$ns_b" fd00:1::2 6 4M 0 1 120
 s1=$(xfer_stats "$ns_a" "$ns_b")
-ndp_lib_check "gro on: batches of several packets at b" gro_batched "$s0" "$s1"
+ndp_lib_check "gro on: v4 batches of several packets at b" gro_batched "$s0" "$sv"
+ndp_lib_check "gro on: v6 batches of several packets at b" gro_batched "$sv" "$s1"
 xfer_expect_moved "gro on: b's ACKs report spans" "$s0" "$s1" "$ns_b" OutAckSpans
 ndp_lib_check "gro on: fewer ACKs than DATA packets" gro_fewer_acks "$s0" "$s1"
 xfer_expect_delta "gro on: no checksum errors at b" "$s0" "$s1" "$ns_b" 0 InCsumErrs InErrs
