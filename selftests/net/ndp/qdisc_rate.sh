@@ -18,20 +18,20 @@ tmp=$(mktemp -d)
 ndp_lib_at_exit "rm -rf $tmp"
 RX=10.0.100.1
 
-# rate_measure MBIT N: N packets of 1254 IP bytes are queued on a
-# frozen port, which is then released at rate MBIT; sets rate_kbit to the
+# rate_measure KBIT N: N packets of 1254 IP bytes are queued on a
+# frozen port, which is then released at rate KBIT; sets rate_kbit to the
 # receiver's arrival rate (Ethernet header included, as the qdisc counts
 # it; timestamps are taken when the packet leaves the switch's veth).
 rate_measure()
 {
-	local mbit=$1 n=$2 pkts bytes span
+	local kbit=$1 n=$2 pkts bytes span
 	rate_kbit=0
 	sch_tc qdisc del dev tr root 2>/dev/null
 	sch_qdisc limit 1000 hlimit 1000 || return 1
 	sch_freeze || return 1
 	sch_recv_start "$ns_rx" "$tmp/rx" --dport 5000 --count "$n" --quiet --timeout-ms 30000 || return 1
 	ip netns exec "$ns_h1" ndp_pktgen send --dst $RX "data*$n:size=1200" >/dev/null || return 1
-	sch_tc qdisc change dev tr root ndp rate "${mbit}mbit" || return 1
+	sch_tc qdisc change dev tr root ndp rate "${kbit}kbit" || return 1
 	sch_recv_wait || return 1
 	pkts=$(sch_summary "$tmp/rx" pkts)
 	bytes=$(sch_summary "$tmp/rx" bytes)
@@ -40,14 +40,23 @@ rate_measure()
 	rate_kbit=$(( (bytes + 14 * (pkts - 1)) * 8 * 1000 / span ))
 }
 
-# About 300 ms and 200 ms of transmission: long against the tens of
-# milliseconds a busy TCG host may delay the last departure.
-for run in 10:300 25:500; do
-	mbit=${run%:*}
-	rate_measure "$mbit" "${run#*:}"
-	ndp_lib_info "rate ${mbit}mbit: measured $rate_kbit kbit/s, throttled $(sch_xstat throttled) times"
-	ndp_lib_check "rate ${mbit}mbit within 10 %" \
-		test "$rate_kbit" -ge $((mbit * 900)) -a "$rate_kbit" -le $((mbit * 1100))
+# 10 and 25 Mbit/s, about 300 ms and 200 ms of transmission: long
+# against the tens of milliseconds a busy TCG host may delay the last
+# departure.  A kernel NDP_TIME_FACTOR times slower (the debug kernels)
+# cannot forward that fast through the switch namespace: the debug
+# kernel released 10 and 25 Mbit/s ports at 2.2 and 5.6 (one
+# throttle per packet: the time to forward one set the pace, not the
+# port), so there both rates are divided by twice the factor, with as
+# many packets (the same accuracy is asked of the port, over a longer
+# time).
+slow=$((2 * NDP_TIME_FACTOR))
+[ "$slow" -gt 2 ] || slow=1
+for run in 10000:300 25000:500; do
+	kbit=$((${run%:*} / slow))
+	rate_measure "$kbit" "${run#*:}"
+	ndp_lib_info "rate ${kbit}kbit: measured $rate_kbit kbit/s, throttled $(sch_xstat throttled) times"
+	ndp_lib_check "rate ${kbit}kbit within 10 %" \
+		test "$rate_kbit" -ge $((kbit * 9 / 10)) -a "$rate_kbit" -le $((kbit * 11 / 10))
 done
 ndp_lib_check "the rate throttled dequeue" test "$(sch_xstat throttled)" -gt 0
 
