@@ -52,14 +52,6 @@ knob()
 	ip netns exec "$ns_rx" sysctl -n "net.ndp.$1"
 }
 
-ndp_objs()
-{
-	local c
-
-	for c in /sys/kernel/slab/NDP /sys/kernel/slab/NDPv6; do
-		[ -w "$c/shrink" ] && echo 1 >"$c/shrink"
-	done 2>/dev/null
-	awk '$1 == "NDP" || $1 == "NDPv6" { n += $2; found = 1 }
 	     END { if (found) print n + 0; else print -1 }' /proc/slabinfo 2>/dev/null
 }
 
@@ -83,7 +75,7 @@ ip netns exec "$ns_rx" python3 "$adm" serve 10.0.100.1 "$p_slow" $bl_slow 0.5 \
 xfer_wait_file "$d/hold" listening 30 || cat "$d/hold"
 xfer_wait_file "$d/slow" listening 30 || cat "$d/slow"
 
-objs0=$(ndp_objs)
+objs0=$(ndp_lib_slab_objs)
 slabs=0
 [ "$kasan" = 0 ] && [ "$objs0" -ge 0 ] && slabs=1
 ndp_lib_plan $((18 + slabs))
@@ -91,16 +83,7 @@ s0=$(xfer_stats "$ns_rx" "$ns_h2" "$ns_h3" "$ns_h4")
 ip netns exec "$ns_h1" ndp_fuzz -a 10.0.100.1 -P "$p_hold,$p_slow" -N 10.9.0.0 \
 	-n 1000000000 -r 10000000 -t 900 -s 11 >"$d/flood.out" 2>"$d/flood.err" &
 fpid=$!
-(
-	peak_c=0 peak_o=0
-	while kill -0 $fpid 2>/dev/null; do
-		c=$(ndp_lib_conns "$ns_rx") o=$(ndp_objs)
-		[ "$c" -gt $peak_c ] && peak_c=$c
-		[ "$o" -gt $peak_o ] && peak_o=$o
-		echo "$peak_c $peak_o" >"$d/peak"
-		sleep 0.5
-	done
-) &
+ndp_lib_peaks $fpid "$ns_rx" "$d/peak" &
 spid=$!
 
 # The flood is on once both budgets are used up (a condition, no timing).
@@ -305,7 +288,7 @@ ndp_lib_expect_eq "a token expires (AdmitTokens fresh, AdmitBadTokens 21 s later
 	"1 1" "$(xfer_delta "$te0" "$te1" "$ns_rx" AdmitTokens) $(xfer_delta "$te0" "$te1" "$ns_rx" AdmitBadTokens)"
 
 s2=$(xfer_stats "$ns_rx" "$ns_h2" "$ns_h3" "$ns_h4")
-read -r peak_c peak_o <"$d/peak"
+read -r peak_c peak_o _ <"$d/peak"
 ndp_lib_info "flood: $(cat "$d/flood.out") $(cat "$d/flood.err")"
 for c in PassiveOpens AdmitChallenges AdmitListenerFull AdmitNetnsFull \
 	 AdmitEchoes AdmitBadEchoes AdmitTokens AdmitBadTokens OutTokens \

@@ -67,27 +67,6 @@ ndp_lib_plan $([ "$kasan" != 0 ] && echo 12 || echo 15)
 d=$XFER_TMP/flood
 mkdir -p "$d"
 
-# ndp_objs: active objects of the NDP socket slabs, -1 without them.
-# SLUB counts every object of a slab held in a per-CPU (partial) list as
-# active, freed or not, and how many slabs a CPU holds depends on the
-# object size: shrinking the caches first flushes those lists, so the
-# count is the sockets really allocated.
-ndp_objs()
-{
-	local c
-
-	for c in /sys/kernel/slab/NDP /sys/kernel/slab/NDPv6; do
-		[ -w "$c/shrink" ] && echo 1 >"$c/shrink"
-	done 2>/dev/null
-	awk '$1 == "NDP" || $1 == "NDPv6" { n += $2; found = 1 }
-	     END { if (found) print n + 0; else print -1 }' /proc/slabinfo 2>/dev/null
-}
-
-slab_kb()
-{
-	awk '$1 == "Slab:" { print $2 }' /proc/meminfo
-}
-
 # no_conns: the server holds no connection.
 no_conns()
 {
@@ -97,7 +76,7 @@ no_conns()
 # objs_at_most N: the NDP slabs hold at most N objects.
 objs_at_most()
 {
-	[ "$(ndp_objs)" -le "$1" ]
+	[ "$(ndp_lib_slab_objs)" -le "$1" ]
 }
 
 # limits_hit SNAP: wait until the flood meets the server's limits (a first
@@ -122,22 +101,13 @@ ip netns exec "$ns_rx" python3 "$helper" slowaccept 10.0.100.1 "$p_slow" \
 	$bl_slow 0.5 >"$d/slow0" 2>&1 &
 xfer_wait_file "$d/hold0" listening 30 || cat "$d/hold0"
 xfer_wait_file "$d/slow0" listening 30 || cat "$d/slow0"
-objs0=$(ndp_objs)
+objs0=$(ndp_lib_slab_objs)
 s0=$(xfer_stats "$ns_rx")
 ndp_lib_info "defaults: NDP slab objects $objs0; $packets first windows at $rate/s"
 ip netns exec "$ns_h1" ndp_fuzz -a 10.0.100.1 -P "$p_hold,$p_slow" -N 10.9.0.0 \
 	-n "$packets" -r "$rate" -s 5 >"$d/flood0.out" 2>"$d/flood0.err" &
 fpid=$!
-(
-	peak_c=0 peak_o=0
-	while kill -0 $fpid 2>/dev/null; do
-		c=$(ndp_lib_conns "$ns_rx") o=$(ndp_objs)
-		[ "$c" -gt $peak_c ] && peak_c=$c
-		[ "$o" -gt $peak_o ] && peak_o=$o
-		echo "$peak_c $peak_o" >"$d/peak0"
-		sleep 0.5
-	done
-) &
+ndp_lib_peaks $fpid "$ns_rx" "$d/peak0" &
 spid=$!
 limits_hit "$s0"
 XFER_PORT=$p_xfer xfer_run "$ns_h2" "$ns_rx" 10.0.100.1 4 64K 64K 4 300 \
@@ -146,7 +116,7 @@ xrc=$?
 wait $fpid
 wait $spid
 s1=$(xfer_stats "$ns_rx")
-read -r peak_c peak_o <"$d/peak0"
+read -r peak_c peak_o _ <"$d/peak0"
 ndp_lib_check "defaults: a legitimate transfer during the flood is intact" test $xrc = 0
 [ $xrc = 0 ] || sed 's/^/#   /' "$d/xfer0.out"
 for c in PassiveOpens AdmitChallenges AdmitListenerFull AdmitNetnsFull \
@@ -196,8 +166,8 @@ if [ "$kasan" = 0 ] && [ "$objs0" -ge 0 ]; then
 	ndp_lib_wait 10000 objs_at_most $((objs0 + slack + 2))
 fi
 
-objs0=$(ndp_objs)
-kb0=$(slab_kb)
+objs0=$(ndp_lib_slab_objs)
+kb0=$(ndp_lib_slab_kb)
 s0=$(xfer_stats "$ns_rx")
 ndp_lib_info "before: NDP slab objects $objs0, Slab $kb0 kB; $packets first windows at $rate/s"
 
@@ -205,17 +175,7 @@ ip netns exec "$ns_h1" ndp_fuzz -a 10.0.100.1 -P "$p_hold,$p_slow" -N 10.9.0.0 \
 	-n "$packets" -r "$rate" -s 7 >"$d/flood.out" 2>"$d/flood.err" &
 fpid=$!
 # Sample while the flood runs; the legitimate transfer starts with it.
-(
-	peak_c=0 peak_o=0 peak_k=0
-	while kill -0 $fpid 2>/dev/null; do
-		c=$(ndp_lib_conns "$ns_rx") o=$(ndp_objs) k=$(slab_kb)
-		[ "$c" -gt $peak_c ] && peak_c=$c
-		[ "$o" -gt $peak_o ] && peak_o=$o
-		[ "$k" -gt $peak_k ] && peak_k=$k
-		echo "$peak_c $peak_o $peak_k" >"$d/peak"
-		sleep 0.5
-	done
-) &
+ndp_lib_peaks $fpid "$ns_rx" "$d/peak" &
 spid=$!
 limits_hit "$s0"
 XFER_PORT=$p_xfer xfer_run "$ns_h2" "$ns_rx" 10.0.100.1 4 64K 64K 4 300 \
@@ -284,8 +244,8 @@ xfer_expect_moved "unaccepted connections were reset by the embryonic timeout" \
 if [ "$kasan" = 0 ] && [ "$objs0" -ge 0 ]; then
 	ndp_lib_wait 10000 objs_at_most $((objs0 + slack))
 fi
-objs2=$(ndp_objs)
-kb2=$(slab_kb)
+objs2=$(ndp_lib_slab_objs)
+kb2=$(ndp_lib_slab_kb)
 ndp_lib_info "after: NDP slab objects $objs2, Slab $kb2 kB"
 if [ "$kasan" != 0 ]; then
 	ndp_lib_info "KASAN: slab objects not compared (now $objs2)"

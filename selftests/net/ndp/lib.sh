@@ -325,6 +325,49 @@ ndp_lib_conns()
 		wc -l
 }
 
+# ndp_lib_slab_objs: active objects of the NDP socket slabs, -1 without
+# them.  SLUB counts every object of a slab held in a per-CPU (partial)
+# list as active, freed or not, and how many slabs a CPU holds depends on
+# the object size: shrinking the caches first flushes those lists, so the
+# count is the sockets really allocated.
+ndp_lib_slab_objs()
+{
+	local c
+
+	for c in /sys/kernel/slab/NDP /sys/kernel/slab/NDPv6; do
+		[ -w "$c/shrink" ] && echo 1 >"$c/shrink"
+	done 2>/dev/null
+	awk '$1 == "NDP" || $1 == "NDPv6" { n += $2; found = 1 }
+	     END { if (found) print n + 0; else print -1 }' /proc/slabinfo 2>/dev/null
+}
+
+# ndp_lib_slab_kb: the kernel's slab memory in kB (/proc/meminfo).
+ndp_lib_slab_kb()
+{
+	awk '$1 == "Slab:" { print $2 }' /proc/meminfo
+}
+
+# ndp_lib_peaks PID NS OUT: while process PID runs, the most connections
+# NS had (ndp_lib_conns), NDP slab objects (ndp_lib_slab_objs) and slab
+# kB (ndp_lib_slab_kb) so far, sampled every 0.5 s and written to OUT as
+# "CONNS OBJS KB" after each sample.  Run it in the background beside
+# what PID does (a flood); it ends with PID.
+ndp_lib_peaks()
+{
+	local pid=$1 ns=$2 out=$3 c o k pc=0 po=0 pk=0
+
+	echo "0 0 0" >"$out"
+	while kill -0 "$pid" 2>/dev/null; do
+		c=$(ndp_lib_conns "$ns") o=$(ndp_lib_slab_objs)
+		k=$(ndp_lib_slab_kb)
+		[ "$c" -gt $pc ] && pc=$c
+		[ "$o" -gt $po ] && po=$o
+		[ "$k" -gt $pk ] && pk=$k
+		echo "$pc $po $pk" >"$out"
+		sleep 0.5
+	done
+}
+
 # ndp_lib_sockets NS: the same dump, for a test's diagnostics.
 ndp_lib_sockets()
 {
