@@ -2,28 +2,38 @@
 /*
  * ndp_reuseport: SO_REUSEPORT groups and the bind/listen errno rules of
  * NDP sockets (Documentation/networking/ndp-transport.rst, "Binding and
- * listening"), over loopback in the caller's network namespace.
+ * listening"), over loopback in the caller's network namespace, on the
+ * kernel's kselftest_harness.h (one forked test per check, each with its
+ * own timeout, KTAP output).
  *
- *   ndp_reuseport [-4|-6] [-p tcp] spread [-n LISTENERS] [-c CONNS]
- *	LISTENERS (default 4) SO_REUSEPORT listeners share one port; CONNS
- *	(default 64) connections each send a pattern the server checks
- *	byte by byte, and must all be accepted and spread over every
- *	listener.  Then a classic BPF program steers 16 more to the second
- *	listener; then the first listener closes and CONNS more go to the
- *	others, none lost.
- *   ndp_reuseport [-4|-6] [-p tcp] uid
- *	another user's SO_REUSEPORT socket cannot take the group's port (a
- *	child that setuid()s; exit 4 when no other uid can be had).
- *   ndp_reuseport [-4|-6] [-p tcp] errno [-D IFNAME]
- *	one check per row of the table (IFNAME: a second device for the
- *	SO_BINDTODEVICE row).
- *   ndp_reuseport [-p tcp] dual
- *	IPv4 and IPv6 on one socket: an AF_INET6 [::] listener takes IPv4 clients (accepted
- *	as v4-mapped) unless IPV6_V6ONLY, an AF_INET6 client reaches IPv4
- *	through a v4-mapped address, and the port rules across families.
+ *   ndp_reuseport [-p ndp|tcp] [-4|-6] [-n LISTENERS] [-c CONNS]
+ *                 [-D IFNAME] [FIXTURE...] [-- HARNESS OPTIONS]
  *
- * -p tcp runs the same checks on TCP, to compare.  Output is TAP; exit 0
- * when everything passed, 1 otherwise.
+ * Fixtures, each with the variants ndp_v4, ndp_v6, tcp_v4 and tcp_v6
+ * (dual: ndp and tcp):
+ *   spread       LISTENERS (default 4) SO_REUSEPORT listeners share one
+ *                port: CONNS (default 64) connections, each sending a
+ *                pattern the server checks byte by byte, are all accepted
+ *                and spread over every listener; a classic BPF program
+ *                steers 16 to the second listener; with the first listener
+ *                closed CONNS more go to the others, none lost; the port
+ *                rules of the group.
+ *   uid          another user's SO_REUSEPORT socket cannot take the
+ *                group's port (a child that setuid()s; SKIP when no other
+ *                uid can be had).
+ *   errno_table  one test per row of the table (IFNAME: a second device
+ *                for the SO_BINDTODEVICE row, SKIP without it).
+ *   dual         IPv4 and IPv6 on one socket: an AF_INET6 [::] listener
+ *                takes IPv4 clients (accepted as v4-mapped) unless
+ *                IPV6_V6ONLY, an AF_INET6 client reaches IPv4 through a
+ *                v4-mapped address, and the port rules across families.
+ *
+ * -p keeps one protocol's variants (default: both; TCP is there to
+ * compare), -4 and -6 one family's (dual has no family variant), FIXTURE
+ * names the fixtures to run (default: all).  They become the harness's
+ * exclusion filters (-V, -F); HARNESS OPTIONS (-l, -t NAME, -r NAME, ...)
+ * narrow further.  Exit 0 when every test passed or skipped, 1 otherwise.
+ * NDP_TIME_FACTOR (lib.sh) scales the waits for a connection.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -34,16 +44,28 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/ndp.h>
 
-#include "ndp_test.h"
 #include "ndp_util.h"
+#include "kselftest_harness.h"
+
+/*
+ * GCC 12 at -Wextra warns that the 'child' of the harness's test wrapper
+ * (__TEST_F_IMPL in kselftest_harness.h, set by fork() after its setjmp())
+ * "might be clobbered by longjmp" for almost any test body.  If it were,
+ * a test process whose ASSERT failed would skip its teardown (ours only
+ * close sockets) and still end in abort(): the failure is reported all
+ * the same.  The header is the kernel's; the warning is silenced here.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wclobbered"
+#endif
 
 #ifndef SO_REUSEPORT
 #define SO_REUSEPORT		15
@@ -63,27 +85,66 @@
 
 #define MAX_LISTENERS	16
 #define OTHER_UID	65534	/* nobody */
-#define WAIT_MS		10000
+#define WAIT_MS		10000	/* per connection, x NDP_TIME_FACTOR */
 
-static int family = AF_INET;
-static int proto = IPPROTO_NDP;
+/*
+ * Per-test timeouts of the harness, in seconds, for a debug kernel
+ * several times slower than a production one: a spread test is up to
+ * 2 x 64 connections in turn (the whole of reuseport.sh, 144 a family in
+ * one process then, took 54 s on the debug kernel), a table row a few
+ * socket calls.
+ */
+#define SPREAD_TIMEOUT	180
+#define DUAL_TIMEOUT	120
+#define ROW_TIMEOUT	60
 
-static int sock_new(int fam)
+/* Exit status of other_uid_bind()'s child, above the errnos it reports. */
+#define UID_NONE	120	/* no other uid to be had */
+#define UID_NOSOCK	121	/* its socket() failed */
+#define UID_NOOPT	122	/* its setsockopt() failed */
+
+/* The knobs main() parses; every test (a forked child) reads them. */
+static int nlisten = 4;
+static int nconns = 64;
+static const char *ifname;
+static int wait_ms = WAIT_MS;
+
+static const char *fam_name(int fam)
+{
+	return fam == AF_INET ? "AF_INET" : "AF_INET6";
+}
+
+static const char *proto_name(int proto)
+{
+	return proto == IPPROTO_TCP ? "IPPROTO_TCP" : "IPPROTO_NDP";
+}
+
+/* A stream socket of @fam and @proto; the test fails here without one. */
+static int sock_new(struct __test_metadata *_metadata, int fam, int proto)
 {
 	int fd = socket(fam, SOCK_STREAM, proto);
+	int e = errno;
 
-	if (fd < 0)
-		ndp_die_errno("socket");
+	ASSERT_LE(0, fd) {
+		TH_LOG("socket(%s, SOCK_STREAM, %s): %s%s", fam_name(fam),
+		       proto_name(proto), strerror(e),
+		       proto == IPPROTO_NDP && e == EPROTONOSUPPORT ?
+		       " (ndp.ko not loaded?)" : "");
+	}
 	return fd;
 }
 
-static void opt_on(int fd, int level, int name)
+static void opt_on(struct __test_metadata *_metadata, int fd, int level,
+		   int name, const char *what)
 {
 	int one = 1;
 
-	if (setsockopt(fd, level, name, &one, sizeof(one)))
-		ndp_die_errno("setsockopt");
+	ASSERT_EQ(0, setsockopt(fd, level, name, &one, sizeof(one))) {
+		TH_LOG("setsockopt %s: %s", what, strerror(errno));
+	}
 }
+
+#define OPT_ON(fd, level, name) opt_on(_metadata, fd, level, name, #name)
 
 /* @host NULL: the wildcard; "lo": loopback; else a literal address. */
 static socklen_t mkaddr(struct sockaddr_storage *ss, int fam, const char *host,
@@ -120,17 +181,37 @@ static int port_of(int fd)
 	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
 }
 
-static void expect_err(int got, int want, const char *what)
+/* The check named @what: @got (0 or an errno) must be @want. */
+static void expect_err(struct __test_metadata *_metadata, int want, int got,
+		       const char *what)
 {
-	ksft_test_result(got == want, "v%d %s: %s (%s)\n",
-			 family == AF_INET ? 4 : 6, what, ndp_errname(want),
-			 ndp_errname(got));
+	EXPECT_EQ(want, got) {
+		TH_LOG("%s: %s, want %s", what, ndp_errname(got),
+		       ndp_errname(want));
+	}
 }
 
-/* ---- spread ---------------------------------------------------------- */
+/*
+ * Row @n of a sequence of table rows that share their sockets, run up to
+ * row @last, the test's own: that one is EXPECTed; the rows before it are
+ * the test's setup and must have given what their own tests expect
+ * (ASSERTed, named in the log).  True when the sequence stops here.
+ */
+static bool seq_row(struct __test_metadata *_metadata, int last, int n,
+		    int want, int got, const char *what)
+{
+	if (n < last) {
+		ASSERT_EQ(want, got) {
+			TH_LOG("setup, row \"%s\": %s, want %s", what,
+			       ndp_errname(got), ndp_errname(want));
+		}
+		return false;
+	}
+	expect_err(_metadata, want, got, what);
+	return true;
+}
 
-static int lfd[MAX_LISTENERS], nlisten = 4;
-static int accepts[MAX_LISTENERS];
+/* ---- connections ----------------------------------------------------- */
 
 static uint8_t pattern(unsigned int conn, size_t off)
 {
@@ -140,12 +221,14 @@ static uint8_t pattern(unsigned int conn, size_t off)
 /*
  * One connection from a client socket of family @fam to @host (see
  * mkaddr()): the client sends 1000 + 37 * @id bytes and shuts down; the
- * server accepts on whichever listener is readable (the client's address
- * as accept() reports it in @peer, if not NULL), checks every byte and
- * the end of stream.  Returns the listener's index, or -1.
+ * server accepts on whichever of the @nl listeners @lfd (-1: closed) is
+ * readable (the client's address as accept() reports it in @peer, if not
+ * NULL), checks every byte and the end of stream.  Returns the listener's
+ * index, or -1 (logged).
  */
-static int conn_from(int fam, const char *host, int port, unsigned int id,
-		     struct sockaddr_storage *peer)
+static int conn_from(struct __test_metadata *_metadata, const int *lfd,
+		     int nl, int fam, int proto, const char *host, int port,
+		     unsigned int id, struct sockaddr_storage *peer)
 {
 	socklen_t plen = sizeof(*peer);
 	size_t len = 1000 + 37 * (id % 64), got = 0, i;
@@ -157,9 +240,9 @@ static int conn_from(int fam, const char *host, int port, unsigned int id,
 
 	if (peer)
 		memset(peer, 0, sizeof(*peer));
-	c = sock_new(fam);
+	c = sock_new(_metadata, fam, proto);
 	if (connect(c, (struct sockaddr *)&ss, mkaddr(&ss, fam, host, port))) {
-		printf("# conn %u: connect: %s\n", id, strerror(errno));
+		TH_LOG("conn %u: connect: %s", id, strerror(errno));
 		close(c);
 		return -1;
 	}
@@ -167,19 +250,19 @@ static int conn_from(int fam, const char *host, int port, unsigned int id,
 		buf[i] = pattern(id, i);
 	if (send(c, buf, len, MSG_NOSIGNAL) != (ssize_t)len ||
 	    shutdown(c, SHUT_WR)) {
-		printf("# conn %u: send: %s\n", id, strerror(errno));
+		TH_LOG("conn %u: send: %s", id, strerror(errno));
 		close(c);
 		return -1;
 	}
-	end = ndp_now_ms() + WAIT_MS;
+	end = ndp_now_ms() + wait_ms;
 	while (s < 0 && ndp_now_ms() < end) {
-		for (n = 0; n < nlisten; n++) {
+		for (n = 0; n < nl; n++) {
 			pfd[n].fd = lfd[n];
 			pfd[n].events = POLLIN;
 		}
-		if (poll(pfd, nlisten, end - ndp_now_ms()) <= 0)
+		if (poll(pfd, nl, end - ndp_now_ms()) <= 0)
 			continue;
-		for (n = 0; n < nlisten && s < 0; n++) {
+		for (n = 0; n < nl && s < 0; n++) {
 			if (lfd[n] < 0 || !(pfd[n].revents & POLLIN))
 				continue;
 			s = accept4(lfd[n], (struct sockaddr *)peer,
@@ -189,7 +272,7 @@ static int conn_from(int fam, const char *host, int port, unsigned int id,
 		}
 	}
 	if (s < 0) {
-		printf("# conn %u: not accepted in %d ms\n", id, WAIT_MS);
+		TH_LOG("conn %u: not accepted in %d ms", id, wait_ms);
 		close(c);
 		return -1;
 	}
@@ -205,7 +288,8 @@ static int conn_from(int fam, const char *host, int port, unsigned int id,
 			break;
 		for (i = 0; i < (size_t)r; i++) {
 			if (buf[i] != pattern(id, got + i)) {
-				printf("# conn %u: byte %zu differs\n", id, got + i);
+				TH_LOG("conn %u: byte %zu differs", id,
+				       got + i);
 				got = SIZE_MAX;
 				break;
 			}
@@ -217,461 +301,959 @@ static int conn_from(int fam, const char *host, int port, unsigned int id,
 	close(s);
 	close(c);
 	if (got != len) {
-		printf("# conn %u: got %zd of %zu bytes\n", id,
+		TH_LOG("conn %u: got %zd of %zu bytes", id,
 		       got == SIZE_MAX ? (ssize_t)-1 : (ssize_t)got, len);
 		return -1;
 	}
 	return who;
 }
 
-static int one_conn(int port, unsigned int id)
+/* ---- spread ---------------------------------------------------------- */
+
+/* A group of nlisten SO_REUSEPORT listeners on one port of the wildcard. */
+struct group {
+	int fam, proto;
+	int lfd[MAX_LISTENERS];		/* -1: closed */
+	int port;
+	int accepts[MAX_LISTENERS];	/* of the last run_conns() */
+};
+
+FIXTURE(spread) {
+	struct group g;
+};
+
+FIXTURE_VARIANT(spread) {
+	int proto;
+	int family;
+};
+
+FIXTURE_VARIANT_ADD(spread, ndp_v4) {
+	.proto = IPPROTO_NDP, .family = AF_INET,
+};
+
+FIXTURE_VARIANT_ADD(spread, ndp_v6) {
+	.proto = IPPROTO_NDP, .family = AF_INET6,
+};
+
+FIXTURE_VARIANT_ADD(spread, tcp_v4) {
+	.proto = IPPROTO_TCP, .family = AF_INET,
+};
+
+FIXTURE_VARIANT_ADD(spread, tcp_v6) {
+	.proto = IPPROTO_TCP, .family = AF_INET6,
+};
+
+FIXTURE_SETUP(spread)
 {
-	return conn_from(family, "lo", port, id, NULL);
+	struct group *g = &self->g;
+	int n, e;
+
+	g->fam = variant->family;
+	g->proto = variant->proto;
+	for (n = 0; n < MAX_LISTENERS; n++)
+		g->lfd[n] = -1;
+	g->port = 0;
+	for (n = 0; n < nlisten; n++) {
+		g->lfd[n] = sock_new(_metadata, g->fam, g->proto);
+		OPT_ON(g->lfd[n], SOL_SOCKET, SO_REUSEPORT);
+		e = try_bind(g->lfd[n], g->fam, NULL, g->port);
+		if (!e && !n)
+			g->port = port_of(g->lfd[0]);
+		if (!e)
+			e = try_listen(g->lfd[n], 128);
+		ASSERT_EQ(0, e) {
+			TH_LOG("listener %d of %d on port %d: %s", n, nlisten,
+			       g->port, ndp_errname(e));
+		}
+	}
 }
 
-/* Run @conns connections; returns how many failed; counts in accepts[]. */
-static int run_conns(int port, int conns, unsigned int first)
+FIXTURE_TEARDOWN(spread)
+{
+	int n;
+
+	for (n = 0; n < MAX_LISTENERS; n++)
+		if (self->g.lfd[n] >= 0)
+			close(self->g.lfd[n]);
+}
+
+/*
+ * @conns connections to the group, ids from @first; returns how many
+ * failed; how many each listener took in g->accepts[].
+ */
+static int run_conns(struct __test_metadata *_metadata, struct group *g,
+		     int conns, unsigned int first)
 {
 	int i, who, failed = 0;
 
-	memset(accepts, 0, sizeof(accepts));
+	memset(g->accepts, 0, sizeof(g->accepts));
 	for (i = 0; i < conns; i++) {
-		who = one_conn(port, first + i);
+		who = conn_from(_metadata, g->lfd, nlisten, g->fam, g->proto,
+				"lo", g->port, first + i, NULL);
 		if (who < 0)
 			failed++;
 		else
-			accepts[who]++;
+			g->accepts[who]++;
 	}
 	return failed;
 }
 
-static void show_accepts(const char *what)
+static void show_accepts(struct __test_metadata *_metadata,
+			 const struct group *g, const char *what)
 {
+	char buf[16 * MAX_LISTENERS] = "";
+	size_t off = 0;
 	int n;
 
-	printf("# %s:", what);
 	for (n = 0; n < nlisten; n++)
-		printf(" %d", lfd[n] < 0 ? -1 : accepts[n]);
-	printf("\n");
+		off += snprintf(buf + off, sizeof(buf) - off, " %d",
+				g->lfd[n] < 0 ? -1 : g->accepts[n]);
+	TH_LOG("%s (port %d):%s", what, g->port, buf);
 }
 
-static int spread(int conns)
+/*
+ * The flow hash of a connection's addresses and ports (the source port
+ * random) picks a member: a given listener gets none of 64 with
+ * probability (3/4)^64 < 1.1e-8, any of 4 < 4.5e-8.
+ */
+TEST_F_TIMEOUT(spread, balance, SPREAD_TIMEOUT)
 {
-	int n, port = 0, failed, idle;
-	int v = family == AF_INET ? 4 : 6;
-	/* ret #1: the group's second member. */
-	struct sock_filter code[] = { BPF_STMT(BPF_RET | BPF_K, 1) };
-	struct sock_fprog prog = { .len = 1, .filter = code };
-	bool all;
+	int failed, n;
 
-	ksft_print_header();
-	ksft_set_plan(9);
+	failed = run_conns(_metadata, &self->g, nconns, 0);
+	show_accepts(_metadata, &self->g, "accepts per listener");
+	EXPECT_EQ(0, failed) {
+		TH_LOG("%d of %d connections failed (accepted, every byte checked)",
+		       failed, nconns);
+	}
 	for (n = 0; n < nlisten; n++) {
-		int e;
-
-		lfd[n] = sock_new(family);
-		opt_on(lfd[n], SOL_SOCKET, SO_REUSEPORT);
-		e = try_bind(lfd[n], family, NULL, port);
-		if (!e && !n)
-			port = port_of(lfd[0]);
-		if (!e)
-			e = try_listen(lfd[n], 128);
-		if (e) {
-			ksft_test_result_fail("v%d: listener %d of %d on port %d: %s\n",
-					      v, n, nlisten, port, ndp_errname(e));
-			return ndp_test_done();
+		EXPECT_LT(0, self->g.accepts[n]) {
+			TH_LOG("listener %d accepted none of %d connections",
+			       n, nconns);
 		}
 	}
-	ksft_test_result_pass("v%d: %d SO_REUSEPORT listeners bound and listening on port %d\n",
-			      v, nlisten, port);
+}
 
-	/*
-	 * The flow hash of a connection's addresses and ports (the source
-	 * port random) picks a member: a given listener gets none of 64
-	 * with probability (3/4)^64 < 1.1e-8, any of 4 < 4.5e-8.
-	 */
-	failed = run_conns(port, conns, 0);
-	show_accepts("accepts per listener");
-	ksft_test_result(!failed,
-			 "v%d: %d connections accepted, every byte checked (%d failed)\n",
-			 v, conns, failed);
-	for (all = true, n = 0; n < nlisten; n++)
-		all &= accepts[n] > 0;
-	ksft_test_result(all, "v%d: every listener accepted some of %d connections\n",
-			 v, conns);
+/* ret #1: the group's second member. */
+static const struct sock_filter to_second[] = {
+	BPF_STMT(BPF_RET | BPF_K, 1),
+};
 
-	/* A classic BPF program steers (SO_ATTACH_REUSEPORT_CBPF). */
-	if (setsockopt(lfd[0], SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog,
-		       sizeof(prog))) {
-		ksft_test_result_fail("v%d: SO_ATTACH_REUSEPORT_CBPF: %s\n", v, strerror(errno));
-	} else {
-		failed = run_conns(port, 16, 1000);
-		show_accepts("with the program");
-		ksft_test_result(!failed && accepts[1] == 16,
-				 "v%d: a CBPF program returning 1 sends all 16 to the second listener\n",
-				 v);
+static void attach_to_second(struct __test_metadata *_metadata, int fd)
+{
+	struct sock_fprog prog = {
+		.len = 1,
+		.filter = (struct sock_filter *)to_second,
+	};
+
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF,
+				&prog, sizeof(prog))) {
+		TH_LOG("SO_ATTACH_REUSEPORT_CBPF: %s", strerror(errno));
 	}
-	setsockopt(lfd[0], SOL_SOCKET, SO_DETACH_REUSEPORT_BPF, &n, sizeof(n));
+}
 
-	/* The first listener closes: the others take every connection. */
-	close(lfd[0]);
-	lfd[0] = -1;
-	failed = run_conns(port, conns, 2000);
-	show_accepts("after the first closed");
-	ksft_test_result(!failed,
-			 "v%d: first listener closed: %d more connections all accepted (%d failed)\n",
-			 v, conns, failed);
-	/* Each of 3 gets none with probability (2/3)^64 < 5.7e-12. */
-	for (all = true, n = 1; n < nlisten; n++)
-		all &= accepts[n] > 0;
-	ksft_test_result(all, "v%d: the %d remaining listeners all accepted some\n",
-			 v, nlisten - 1);
+/* A classic BPF program steers (SO_ATTACH_REUSEPORT_CBPF). */
+TEST_F_TIMEOUT(spread, cbpf_steers, SPREAD_TIMEOUT)
+{
+	int failed;
 
-	/* Without SO_REUSEPORT the port is taken. */
-	n = sock_new(family);
-	expect_err(try_bind(n, family, NULL, port), EADDRINUSE,
+	attach_to_second(_metadata, self->g.lfd[0]);
+	failed = run_conns(_metadata, &self->g, 16, 1000);
+	show_accepts(_metadata, &self->g, "with the program");
+	EXPECT_EQ(0, failed) {
+		TH_LOG("%d of 16 connections failed", failed);
+	}
+	EXPECT_EQ(16, self->g.accepts[1]) {
+		TH_LOG("a CBPF program returning 1 sent %d of 16 to the second listener",
+		       self->g.accepts[1]);
+	}
+}
+
+/*
+ * The program attached and detached again (detached, the flow hash picks
+ * again: still attached, it would send everything to one listener), the
+ * first listener closes: the others take every connection, and each some
+ * (none of 64 with probability (2/3)^64 < 5.7e-12 for a given one of 3).
+ */
+TEST_F_TIMEOUT(spread, member_closes, SPREAD_TIMEOUT)
+{
+	int failed, n, zero = 0;
+
+	attach_to_second(_metadata, self->g.lfd[0]);
+	ASSERT_EQ(0, setsockopt(self->g.lfd[0], SOL_SOCKET,
+				SO_DETACH_REUSEPORT_BPF, &zero,
+				sizeof(zero))) {
+		TH_LOG("SO_DETACH_REUSEPORT_BPF: %s", strerror(errno));
+	}
+	close(self->g.lfd[0]);
+	self->g.lfd[0] = -1;
+	failed = run_conns(_metadata, &self->g, nconns, 2000);
+	show_accepts(_metadata, &self->g, "after the first closed");
+	EXPECT_EQ(0, failed) {
+		TH_LOG("first listener closed: %d of %d connections failed",
+		       failed, nconns);
+	}
+	for (n = 1; n < nlisten; n++) {
+		EXPECT_LT(0, self->g.accepts[n]) {
+			TH_LOG("first listener closed: listener %d accepted none of %d",
+			       n, nconns);
+		}
+	}
+}
+
+/*
+ * After connections went through and a member closed: without
+ * SO_REUSEPORT the port is taken; once every listener closed it is free,
+ * nothing pending.
+ */
+TEST_F_TIMEOUT(spread, port_rules, SPREAD_TIMEOUT)
+{
+	int failed, fd, n;
+
+	failed = run_conns(_metadata, &self->g, nconns, 3000);
+	ASSERT_EQ(0, failed) {
+		TH_LOG("setup: %d of %d connections through the group failed",
+		       failed, nconns);
+	}
+	close(self->g.lfd[0]);
+	self->g.lfd[0] = -1;
+
+	fd = sock_new(_metadata, variant->family, variant->proto);
+	expect_err(_metadata, EADDRINUSE,
+		   try_bind(fd, variant->family, NULL, self->g.port),
 		   "bind without SO_REUSEPORT to the group's port");
-	close(n);
-	n = sock_new(family);
-	opt_on(n, SOL_SOCKET, SO_REUSEADDR);
-	expect_err(try_bind(n, family, "lo", port), EADDRINUSE,
+	close(fd);
+	fd = sock_new(_metadata, variant->family, variant->proto);
+	OPT_ON(fd, SOL_SOCKET, SO_REUSEADDR);
+	expect_err(_metadata, EADDRINUSE,
+		   try_bind(fd, variant->family, "lo", self->g.port),
 		   "SO_REUSEADDR bind of a specific address to the group's port");
-	close(n);
+	close(fd);
 
-	/* The listeners all close: the port is free, nothing pending. */
-	for (n = 1; n < nlisten; n++)
-		close(lfd[n]);
-	n = sock_new(family);
-	idle = try_bind(n, family, NULL, port);
-	expect_err(idle, 0, "the port binds again once the group closed");
-	close(n);
-	return ndp_test_done();
+	for (n = 1; n < nlisten; n++) {
+		close(self->g.lfd[n]);
+		self->g.lfd[n] = -1;
+	}
+	fd = sock_new(_metadata, variant->family, variant->proto);
+	expect_err(_metadata, 0,
+		   try_bind(fd, variant->family, NULL, self->g.port),
+		   "the port binds again once the group closed");
+	close(fd);
 }
 
 /* ---- uid ------------------------------------------------------------- */
 
-/* In a child: 0 pass, 1 fail, 4 no other uid. */
-static int other_uid_bind(int port, bool reuseport, const char *host)
+/*
+ * In a child of uid and gid OTHER_UID: a socket (SO_REUSEPORT if
+ * @reuseport) binds @host:@port and listens.  0 or the errno; UID_NONE
+ * when the child cannot setuid().
+ */
+static int other_uid_bind(struct __test_metadata *_metadata, int fam,
+			  int proto, int port, bool reuseport,
+			  const char *host)
 {
 	pid_t pid = fork();
-	int st;
+	int st, one = 1;
 
-	if (pid < 0)
-		return KSFT_FAIL;
+	ASSERT_LE(0, pid) {
+		TH_LOG("fork: %s", strerror(errno));
+	}
 	if (!pid) {
 		int fd, e;
 
 		if (setgid(OTHER_UID) || setuid(OTHER_UID))
-			_exit(KSFT_SKIP);
-		fd = socket(family, SOCK_STREAM, proto);
+			_exit(UID_NONE);
+		fd = socket(fam, SOCK_STREAM, proto);
 		if (fd < 0)
-			_exit(100);
-		if (reuseport)
-			opt_on(fd, SOL_SOCKET, SO_REUSEPORT);
-		e = try_bind(fd, family, host, port);
+			_exit(UID_NOSOCK);
+		if (reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one,
+					    sizeof(one)))
+			_exit(UID_NOOPT);
+		e = try_bind(fd, fam, host, port);
 		if (!e)
 			e = try_listen(fd, 8);
-		_exit(e > 99 ? 99 : e);
+		_exit(e >= UID_NONE ? UID_NONE - 1 : e);
 	}
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-		return -1;
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st)) {
+		TH_LOG("the uid %d child did not exit (status %#x)",
+		       OTHER_UID, st);
+	}
+	ASSERT_NE(UID_NOSOCK, WEXITSTATUS(st)) {
+		TH_LOG("the uid %d child's socket() failed", OTHER_UID);
+	}
+	ASSERT_NE(UID_NOOPT, WEXITSTATUS(st)) {
+		TH_LOG("the uid %d child's setsockopt(SO_REUSEPORT) failed",
+		       OTHER_UID);
+	}
 	return WEXITSTATUS(st);
 }
 
-static int uid_check(void)
-{
-	int fd, port, e, e2;
+/* An SO_REUSEPORT listener of this uid on the wildcard. */
+FIXTURE(uid) {
+	int fd;
+	int port;
+};
 
-	ksft_print_header();
-	ksft_set_plan(3);
-	fd = sock_new(family);
-	opt_on(fd, SOL_SOCKET, SO_REUSEPORT);
-	if (try_bind(fd, family, NULL, 0) || try_listen(fd, 8)) {
-		perror("listener");
-		return KSFT_FAIL;
+FIXTURE_VARIANT(uid) {
+	int proto;
+	int family;
+};
+
+FIXTURE_VARIANT_ADD(uid, ndp_v4) {
+	.proto = IPPROTO_NDP, .family = AF_INET,
+};
+
+FIXTURE_VARIANT_ADD(uid, ndp_v6) {
+	.proto = IPPROTO_NDP, .family = AF_INET6,
+};
+
+FIXTURE_VARIANT_ADD(uid, tcp_v4) {
+	.proto = IPPROTO_TCP, .family = AF_INET,
+};
+
+FIXTURE_VARIANT_ADD(uid, tcp_v6) {
+	.proto = IPPROTO_TCP, .family = AF_INET6,
+};
+
+FIXTURE_SETUP(uid)
+{
+	int e;
+
+	self->fd = sock_new(_metadata, variant->family, variant->proto);
+	OPT_ON(self->fd, SOL_SOCKET, SO_REUSEPORT);
+	e = try_bind(self->fd, variant->family, NULL, 0);
+	if (!e)
+		e = try_listen(self->fd, 8);
+	ASSERT_EQ(0, e) {
+		TH_LOG("listener: %s", ndp_errname(e));
 	}
-	port = port_of(fd);
-	e = other_uid_bind(port, true, NULL);
-	if (e == KSFT_SKIP) {
-		printf("# cannot setuid(%d)\n", OTHER_UID);
-		close(fd);
-		return KSFT_SKIP;
-	}
-	expect_err(e, EADDRINUSE, "SO_REUSEPORT listener of another uid on the group's port");
-	e2 = other_uid_bind(port, true, "lo");
-	expect_err(e2, EADDRINUSE, "another uid's SO_REUSEPORT bind to a specific address");
-	/* The same uid joins (as control). */
-	e = sock_new(family);
-	opt_on(e, SOL_SOCKET, SO_REUSEPORT);
-	e2 = try_bind(e, family, NULL, port);
-	if (!e2)
-		e2 = try_listen(e, 8);
-	expect_err(e2, 0, "the same uid's SO_REUSEPORT listener joins");
-	close(e);
-	close(fd);
-	return ndp_test_done();
+	self->port = port_of(self->fd);
 }
 
-/* ---- errno ----------------------------------------------------------- */
-
-/* A bound socket with @opt (SO_REUSEADDR, SO_REUSEPORT or 0). */
-static int bound(int opt, const char *host, int port, int *portp)
+FIXTURE_TEARDOWN(uid)
 {
-	int fd = sock_new(family), e;
+	close(self->fd);
+}
 
-	if (opt)
-		opt_on(fd, SOL_SOCKET, opt);
-	e = try_bind(fd, family, host, port);
-	if (e) {
-		printf("# setup bind: %s\n", ndp_errname(e));
-		exit(KSFT_FAIL);
+TEST_F_TIMEOUT(uid, other_uid_wildcard, ROW_TIMEOUT)
+{
+	int e = other_uid_bind(_metadata, variant->family, variant->proto,
+			       self->port, true, NULL);
+
+	if (e == UID_NONE)
+		SKIP(return, "cannot setuid(%d)", OTHER_UID);
+	expect_err(_metadata, EADDRINUSE, e,
+		   "SO_REUSEPORT listener of another uid on the group's port");
+}
+
+TEST_F_TIMEOUT(uid, other_uid_addr, ROW_TIMEOUT)
+{
+	int e = other_uid_bind(_metadata, variant->family, variant->proto,
+			       self->port, true, "lo");
+
+	if (e == UID_NONE)
+		SKIP(return, "cannot setuid(%d)", OTHER_UID);
+	expect_err(_metadata, EADDRINUSE, e,
+		   "another uid's SO_REUSEPORT bind to a specific address");
+}
+
+/* The same uid joins (the control). */
+TEST_F_TIMEOUT(uid, same_uid_joins, ROW_TIMEOUT)
+{
+	int fd = sock_new(_metadata, variant->family, variant->proto), e;
+
+	OPT_ON(fd, SOL_SOCKET, SO_REUSEPORT);
+	e = try_bind(fd, variant->family, NULL, self->port);
+	if (!e)
+		e = try_listen(fd, 8);
+	expect_err(_metadata, 0, e,
+		   "the same uid's SO_REUSEPORT listener joins");
+	close(fd);
+}
+
+/* ---- errno table ----------------------------------------------------- */
+
+/* What a row's sockets are: the variant's family and protocol. */
+struct famproto {
+	int fam, proto;
+	int other_fam;		/* the other family */
+	const char *other_lo;	/* its loopback address */
+	const char *nonlocal;	/* an address of no interface */
+};
+
+/* One row per test; the fixture holds only the variant's parameters. */
+FIXTURE(errno_table) {
+	struct famproto fp;
+};
+
+FIXTURE_VARIANT(errno_table) {
+	int proto;
+	int family;
+};
+
+FIXTURE_VARIANT_ADD(errno_table, ndp_v4) {
+	.proto = IPPROTO_NDP, .family = AF_INET,
+};
+
+FIXTURE_VARIANT_ADD(errno_table, ndp_v6) {
+	.proto = IPPROTO_NDP, .family = AF_INET6,
+};
+
+FIXTURE_VARIANT_ADD(errno_table, tcp_v4) {
+	.proto = IPPROTO_TCP, .family = AF_INET,
+};
+
+FIXTURE_VARIANT_ADD(errno_table, tcp_v6) {
+	.proto = IPPROTO_TCP, .family = AF_INET6,
+};
+
+FIXTURE_SETUP(errno_table)
+{
+	struct famproto *fp = &self->fp;
+
+	fp->fam = variant->family;
+	fp->proto = variant->proto;
+	fp->other_fam = fp->fam == AF_INET ? AF_INET6 : AF_INET;
+	fp->other_lo = fp->fam == AF_INET ? "::1" : "127.0.0.1";
+	fp->nonlocal = fp->fam == AF_INET ? "192.0.2.77" : "2001:db8::77";
+}
+
+FIXTURE_TEARDOWN(errno_table)
+{
+}
+
+static int sock_e(struct __test_metadata *_metadata,
+		  const struct famproto *fp)
+{
+	return sock_new(_metadata, fp->fam, fp->proto);
+}
+
+/* A socket with @opt (SO_REUSEADDR, SO_REUSEPORT or 0) bound to @host:0. */
+static int bound(struct __test_metadata *_metadata,
+		 const struct famproto *fp, int opt, const char *host,
+		 int *portp)
+{
+	int fd = sock_e(_metadata, fp), one = 1, e;
+
+	if (opt) {
+		ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, opt, &one,
+					sizeof(one))) {
+			TH_LOG("setup setsockopt %d: %s", opt, strerror(errno));
+		}
 	}
-	if (portp)
-		*portp = port_of(fd);
+	e = try_bind(fd, fp->fam, host, 0);
+	ASSERT_EQ(0, e) {
+		TH_LOG("setup bind: %s", ndp_errname(e));
+	}
+	*portp = port_of(fd);
 	return fd;
 }
 
-static int errno_table(const char *ifname)
+/* Plain overlap. */
+TEST_F_TIMEOUT(errno_table, bind_bound_port, ROW_TIMEOUT)
 {
-	const char *other_fam_lo = family == AF_INET ? "::1" : "127.0.0.1";
-	int other_fam = family == AF_INET ? AF_INET6 : AF_INET;
-	int a, b, c, p, e, lo, hi;
-	struct sockaddr_storage ss;
-	socklen_t len;
+	const struct famproto *fp = &self->fp;
+	int p, a = bound(_metadata, fp, 0, NULL, &p), b = sock_e(_metadata, fp);
 
-	ksft_print_header();
-	ksft_set_plan(28);
-
-	/* Plain overlap. */
-	a = bound(0, NULL, 0, &p);
-	b = sock_new(family);
-	expect_err(try_bind(b, family, NULL, p), EADDRINUSE, "bind to a bound port");
+	expect_err(_metadata, EADDRINUSE, try_bind(b, fp->fam, NULL, p),
+		   "bind to a bound port");
 	close(b);
-	b = sock_new(family);
-	expect_err(try_bind(b, family, "lo", p), EADDRINUSE,
+	close(a);
+}
+
+TEST_F_TIMEOUT(errno_table, bind_addr_under_wildcard, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int p, a = bound(_metadata, fp, 0, NULL, &p), b = sock_e(_metadata, fp);
+
+	expect_err(_metadata, EADDRINUSE, try_bind(b, fp->fam, "lo", p),
 		   "bind of a specific address under a wildcard");
 	close(b);
 	close(a);
+}
 
-	/* SO_REUSEADDR: shared while neither listens, not after. */
-	a = bound(SO_REUSEADDR, "lo", 0, &p);
-	b = sock_new(family);
-	opt_on(b, SOL_SOCKET, SO_REUSEADDR);
-	expect_err(try_bind(b, family, "lo", p), 0,
-		   "both SO_REUSEADDR, neither listening: bind");
-	expect_err(try_listen(a, 8), 0, "both SO_REUSEADDR: the first listens");
-	expect_err(try_listen(b, 8), EADDRINUSE,
-		   "both SO_REUSEADDR: the second cannot listen too");
-	c = sock_new(family);
-	opt_on(c, SOL_SOCKET, SO_REUSEADDR);
-	expect_err(try_bind(c, family, "lo", p), EADDRINUSE,
-		   "SO_REUSEADDR bind to an SO_REUSEADDR listener's port");
+/* SO_REUSEADDR: shared while neither listens, not after. */
+static void reuseaddr_rows(struct __test_metadata *_metadata,
+			   const struct famproto *fp, int last)
+{
+	int p, a = bound(_metadata, fp, SO_REUSEADDR, "lo", &p), b, c;
+
+	b = sock_e(_metadata, fp);
+	OPT_ON(b, SOL_SOCKET, SO_REUSEADDR);
+	if (seq_row(_metadata, last, 1, 0, try_bind(b, fp->fam, "lo", p),
+		    "both SO_REUSEADDR, neither listening: bind"))
+		goto out;
+	if (seq_row(_metadata, last, 2, 0, try_listen(a, 8),
+		    "both SO_REUSEADDR: the first listens"))
+		goto out;
+	if (seq_row(_metadata, last, 3, EADDRINUSE, try_listen(b, 8),
+		    "both SO_REUSEADDR: the second cannot listen too"))
+		goto out;
+	c = sock_e(_metadata, fp);
+	OPT_ON(c, SOL_SOCKET, SO_REUSEADDR);
+	if (seq_row(_metadata, last, 4, EADDRINUSE,
+		    try_bind(c, fp->fam, "lo", p),
+		    "SO_REUSEADDR bind to an SO_REUSEADDR listener's port")) {
+		close(c);
+		goto out;
+	}
 	close(c);
 	/* listen() on a listener with another backlog: allowed. */
-	expect_err(try_listen(a, 3), 0, "listen on a listener with another backlog");
+	seq_row(_metadata, last, 5, 0, try_listen(a, 3),
+		"listen on a listener with another backlog");
+out:
 	close(b);
 	close(a);
+}
 
-	/* SO_REUSEPORT on one side only. */
-	a = bound(SO_REUSEPORT, NULL, 0, &p);
-	expect_err(try_listen(a, 8), 0, "SO_REUSEPORT listener");
-	b = sock_new(family);
-	opt_on(b, SOL_SOCKET, SO_REUSEADDR);
-	expect_err(try_bind(b, family, NULL, p), EADDRINUSE,
-		   "SO_REUSEADDR only, to an SO_REUSEPORT listener's port");
-	close(b);
-	close(a);
-	a = bound(0, NULL, 0, &p);
-	expect_err(try_listen(a, 8), 0, "plain listener");
-	b = sock_new(family);
-	opt_on(b, SOL_SOCKET, SO_REUSEPORT);
-	expect_err(try_bind(b, family, NULL, p), EADDRINUSE,
-		   "SO_REUSEPORT bind to a plain listener's port");
-	close(b);
-	close(a);
+TEST_F_TIMEOUT(errno_table, reuseaddr_both_bind, ROW_TIMEOUT)
+{
+	reuseaddr_rows(_metadata, &self->fp, 1);
+}
 
-	/* Both SO_REUSEPORT, neither listening yet: bind, then both listen. */
-	a = bound(SO_REUSEPORT, NULL, 0, &p);
-	b = sock_new(family);
-	opt_on(b, SOL_SOCKET, SO_REUSEPORT);
-	e = try_bind(b, family, NULL, p);
+TEST_F_TIMEOUT(errno_table, reuseaddr_first_listens, ROW_TIMEOUT)
+{
+	reuseaddr_rows(_metadata, &self->fp, 2);
+}
+
+TEST_F_TIMEOUT(errno_table, reuseaddr_second_cannot_listen, ROW_TIMEOUT)
+{
+	reuseaddr_rows(_metadata, &self->fp, 3);
+}
+
+TEST_F_TIMEOUT(errno_table, reuseaddr_bind_to_listener, ROW_TIMEOUT)
+{
+	reuseaddr_rows(_metadata, &self->fp, 4);
+}
+
+TEST_F_TIMEOUT(errno_table, relisten_other_backlog, ROW_TIMEOUT)
+{
+	reuseaddr_rows(_metadata, &self->fp, 5);
+}
+
+/* SO_REUSEPORT on one side only. */
+static void reuseport_listener_rows(struct __test_metadata *_metadata,
+				    const struct famproto *fp, int last)
+{
+	int p, a = bound(_metadata, fp, SO_REUSEPORT, NULL, &p), b;
+
+	if (seq_row(_metadata, last, 1, 0, try_listen(a, 8),
+		    "SO_REUSEPORT listener"))
+		goto out;
+	b = sock_e(_metadata, fp);
+	OPT_ON(b, SOL_SOCKET, SO_REUSEADDR);
+	seq_row(_metadata, last, 2, EADDRINUSE, try_bind(b, fp->fam, NULL, p),
+		"SO_REUSEADDR only, to an SO_REUSEPORT listener's port");
+	close(b);
+out:
+	close(a);
+}
+
+TEST_F_TIMEOUT(errno_table, reuseport_listener, ROW_TIMEOUT)
+{
+	reuseport_listener_rows(_metadata, &self->fp, 1);
+}
+
+TEST_F_TIMEOUT(errno_table, reuseaddr_to_reuseport_listener, ROW_TIMEOUT)
+{
+	reuseport_listener_rows(_metadata, &self->fp, 2);
+}
+
+static void plain_listener_rows(struct __test_metadata *_metadata,
+				const struct famproto *fp, int last)
+{
+	int p, a = bound(_metadata, fp, 0, NULL, &p), b;
+
+	if (seq_row(_metadata, last, 1, 0, try_listen(a, 8), "plain listener"))
+		goto out;
+	b = sock_e(_metadata, fp);
+	OPT_ON(b, SOL_SOCKET, SO_REUSEPORT);
+	seq_row(_metadata, last, 2, EADDRINUSE, try_bind(b, fp->fam, NULL, p),
+		"SO_REUSEPORT bind to a plain listener's port");
+	close(b);
+out:
+	close(a);
+}
+
+TEST_F_TIMEOUT(errno_table, plain_listener, ROW_TIMEOUT)
+{
+	plain_listener_rows(_metadata, &self->fp, 1);
+}
+
+TEST_F_TIMEOUT(errno_table, reuseport_to_plain_listener, ROW_TIMEOUT)
+{
+	plain_listener_rows(_metadata, &self->fp, 2);
+}
+
+/* Both SO_REUSEPORT, neither listening yet: bind, then both listen. */
+TEST_F_TIMEOUT(errno_table, reuseport_bind_then_both_listen, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int p, a = bound(_metadata, fp, SO_REUSEPORT, NULL, &p), b, e;
+
+	b = sock_e(_metadata, fp);
+	OPT_ON(b, SOL_SOCKET, SO_REUSEPORT);
+	e = try_bind(b, fp->fam, NULL, p);
 	if (!e)
 		e = try_listen(a, 8);
 	if (!e)
 		e = try_listen(b, 8);
-	expect_err(e, 0, "both SO_REUSEPORT: bind before either listens, then both listen");
+	expect_err(_metadata, 0, e,
+		   "both SO_REUSEPORT: bind before either listens, then both listen");
 	close(b);
 	close(a);
+}
 
-	/* Addresses that do not overlap: the other family's loopback. */
-	a = bound(0, "lo", 0, &p);
-	b = sock_new(other_fam);
-	if (other_fam == AF_INET6)
-		opt_on(b, SOL_IPV6, IPV6_V6ONLY);
-	expect_err(try_bind(b, other_fam, other_fam_lo, p), 0,
+/* Addresses that do not overlap: the other family's loopback. */
+TEST_F_TIMEOUT(errno_table, other_family_loopback, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int p, a = bound(_metadata, fp, 0, "lo", &p), b;
+
+	b = sock_new(_metadata, fp->other_fam, fp->proto);
+	if (fp->other_fam == AF_INET6)
+		OPT_ON(b, SOL_IPV6, IPV6_V6ONLY);
+	expect_err(_metadata, 0,
+		   try_bind(b, fp->other_fam, fp->other_lo, p),
 		   "same port, the other family's loopback (no overlap)");
 	close(b);
 	close(a);
+}
 
-	/* Different devices (SO_BINDTODEVICE). */
-	if (ifname) {
-		a = sock_new(family);
-		b = sock_new(family);
-		if (setsockopt(a, SOL_SOCKET, SO_BINDTODEVICE, "lo", 3) ||
-		    setsockopt(b, SOL_SOCKET, SO_BINDTODEVICE, ifname,
-			       strlen(ifname) + 1)) {
-			ksft_test_result_fail("SO_BINDTODEVICE: %s\n", strerror(errno));
-		} else {
-			e = try_bind(a, family, NULL, 0);
-			p = port_of(a);
-			if (!e)
-				e = try_listen(a, 8);
-			if (!e)
-				e = try_bind(b, family, NULL, p);
-			if (!e)
-				e = try_listen(b, 8);
-			expect_err(e, 0, "same port and wildcard, different devices");
-		}
-		close(b);
-		close(a);
-	} else {
-		ksft_test_result_skip("different devices: no second device\n");
+/* Different devices (SO_BINDTODEVICE): lo and -D IFNAME. */
+TEST_F_TIMEOUT(errno_table, different_devices, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int a, b, e, p;
+
+	if (!ifname)
+		SKIP(return, "different devices: no second device (-D IFNAME)");
+	a = sock_e(_metadata, fp);
+	b = sock_e(_metadata, fp);
+	ASSERT_EQ(0, setsockopt(a, SOL_SOCKET, SO_BINDTODEVICE, "lo", 3)) {
+		TH_LOG("SO_BINDTODEVICE lo: %s", strerror(errno));
 	}
-
-	/* EINVAL: bind on a bound, listening, connected socket. */
-	a = bound(0, "lo", 0, &p);
-	expect_err(try_bind(a, family, "lo", 0), EINVAL, "bind on a bound socket");
-	expect_err(try_listen(a, 8), 0, "listen on the bound socket");
-	expect_err(try_bind(a, family, "lo", 0), EINVAL, "bind on a listening socket");
-	b = sock_new(family);
-	len = mkaddr(&ss, family, "lo", p);
-	e = connect(b, (struct sockaddr *)&ss, len) ? errno : 0;
+	ASSERT_EQ(0, setsockopt(b, SOL_SOCKET, SO_BINDTODEVICE, ifname,
+				strlen(ifname) + 1)) {
+		TH_LOG("SO_BINDTODEVICE %s: %s", ifname, strerror(errno));
+	}
+	e = try_bind(a, fp->fam, NULL, 0);
+	p = port_of(a);
 	if (!e)
-		e = try_bind(b, family, "lo", 0);
-	expect_err(e, EINVAL, "bind on a connected socket");
-	expect_err(try_listen(b, 8), EINVAL, "listen on a connected socket");
+		e = try_listen(a, 8);
+	if (!e)
+		e = try_bind(b, fp->fam, NULL, p);
+	if (!e)
+		e = try_listen(b, 8);
+	expect_err(_metadata, 0, e,
+		   "same port and wildcard, different devices");
 	close(b);
 	close(a);
+}
 
-	/* listen() unbound: an ephemeral port of the namespace's range. */
-	a = sock_new(family);
+/* EINVAL: bind on a bound, listening, connected socket. */
+static void einval_rows(struct __test_metadata *_metadata,
+			const struct famproto *fp, int last)
+{
+	int p, a = bound(_metadata, fp, 0, "lo", &p), b, e;
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (seq_row(_metadata, last, 1, EINVAL, try_bind(a, fp->fam, "lo", 0),
+		    "bind on a bound socket"))
+		goto out;
+	if (seq_row(_metadata, last, 2, 0, try_listen(a, 8),
+		    "listen on the bound socket"))
+		goto out;
+	if (seq_row(_metadata, last, 3, EINVAL, try_bind(a, fp->fam, "lo", 0),
+		    "bind on a listening socket"))
+		goto out;
+	b = sock_e(_metadata, fp);
+	len = mkaddr(&ss, fp->fam, "lo", p);
+	e = connect(b, (struct sockaddr *)&ss, len) ? errno : 0;
+	if (!e)
+		e = try_bind(b, fp->fam, "lo", 0);
+	if (!seq_row(_metadata, last, 4, EINVAL, e,
+		     "bind on a connected socket"))
+		seq_row(_metadata, last, 5, EINVAL, try_listen(b, 8),
+			"listen on a connected socket");
+	close(b);
+out:
+	close(a);
+}
+
+TEST_F_TIMEOUT(errno_table, bind_bound_socket, ROW_TIMEOUT)
+{
+	einval_rows(_metadata, &self->fp, 1);
+}
+
+TEST_F_TIMEOUT(errno_table, listen_bound_socket, ROW_TIMEOUT)
+{
+	einval_rows(_metadata, &self->fp, 2);
+}
+
+TEST_F_TIMEOUT(errno_table, bind_listening_socket, ROW_TIMEOUT)
+{
+	einval_rows(_metadata, &self->fp, 3);
+}
+
+TEST_F_TIMEOUT(errno_table, bind_connected_socket, ROW_TIMEOUT)
+{
+	einval_rows(_metadata, &self->fp, 4);
+}
+
+TEST_F_TIMEOUT(errno_table, listen_connected_socket, ROW_TIMEOUT)
+{
+	einval_rows(_metadata, &self->fp, 5);
+}
+
+/* listen() unbound: an ephemeral port of the namespace's range. */
+TEST_F_TIMEOUT(errno_table, listen_unbound, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int a = sock_e(_metadata, fp), e, p, lo, hi;
+	FILE *f;
+
 	e = try_listen(a, 8);
 	p = port_of(a);
-	{
-		FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
-
-		if (!f || fscanf(f, "%d %d", &lo, &hi) != 2) {
-			lo = 1;
-			hi = 65535;
-		}
-		if (f)
-			fclose(f);
+	f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	if (!f || fscanf(f, "%d %d", &lo, &hi) != 2) {
+		lo = 1;
+		hi = 65535;
 	}
-	ksft_test_result(!e && p >= lo && p <= hi,
-			 "v%d listen unbound: port %d in %d-%d (%s)\n",
-			 family == AF_INET ? 4 : 6, p, lo, hi, ndp_errname(e));
-	close(a);
-
-	/*
-	 * IP_LOCAL_PORT_RANGE narrows the ephemeral range (two ports);
-	 * exhausted, bind(0) says EADDRINUSE and connect() EADDRNOTAVAIL.
-	 */
-	lo = 40000 + (getpid() % 1000) * 2;
-	hi = lo + 1;
-	{
-		uint32_t range = lo | (uint32_t)hi << 16;
-		int fds[4], i, ok = 1, err[4];
-
-		for (i = 0; i < 4; i++) {
-			fds[i] = sock_new(family);
-			err[i] = setsockopt(fds[i], SOL_IP, IP_LOCAL_PORT_RANGE,
-					    &range, sizeof(range)) ? -errno : 0;
-		}
-		for (i = 0; i < 4; i++) {
-			if (err[i])
-				continue;
-			if (i < 3) {
-				err[i] = try_bind(fds[i], family, NULL, 0);
-			} else {
-				len = mkaddr(&ss, family, "lo", 9);
-				err[i] = connect(fds[i], (struct sockaddr *)&ss,
-						 len) ? errno : 0;
-			}
-			if (i < 2) {
-				p = port_of(fds[i]);
-				ok &= !err[i] && p >= lo && p <= hi;
-			}
-		}
-		if (err[0] < 0) {
-			ksft_test_result_fail("IP_LOCAL_PORT_RANGE: %s\n", ndp_errname(-err[0]));
-		} else {
-			ksft_test_result(ok,
-					 "v%d bind(0) with IP_LOCAL_PORT_RANGE %d-%d: ports in it\n",
-					 family == AF_INET ? 4 : 6, lo, hi);
-		}
-		expect_err(err[2], EADDRINUSE, "bind(0) with the range exhausted");
-		expect_err(err[3], EADDRNOTAVAIL, "connect with the range exhausted");
-		for (i = 0; i < 4; i++)
-			close(fds[i]);
+	if (f)
+		fclose(f);
+	expect_err(_metadata, 0, e, "listen unbound");
+	EXPECT_TRUE(p >= lo && p <= hi) {
+		TH_LOG("listen unbound: port %d not in %d-%d", p, lo, hi);
 	}
-
-	/* Not a local address; then with IP_FREEBIND. */
-	a = sock_new(family);
-	expect_err(try_bind(a, family, family == AF_INET ? "192.0.2.77" : "2001:db8::77", 0),
-		   EADDRNOTAVAIL, "bind to a non-local address");
 	close(a);
-	a = sock_new(family);
-	if (family == AF_INET)
-		opt_on(a, SOL_IP, IP_FREEBIND);
+}
+
+/*
+ * Two consecutive ports from 40000 + 2 * (pid % 1000) up that no socket
+ * holds: a connection of an earlier test in the namespace (the spread
+ * tests' clients) may have left one of them in TIME_WAIT, which bind(0)
+ * in a two-port range would count as taken.  Explicit binds of both
+ * ports, on the wildcard, must succeed.  The first port.
+ */
+static int free_pair(struct __test_metadata *_metadata,
+		     const struct famproto *fp)
+{
+	int i, lo, a, b, e;
+
+	for (i = 0; i < 1000; i++) {
+		lo = 40000 + (getpid() % 1000 + i) % 1000 * 2;
+		a = sock_e(_metadata, fp);
+		b = sock_e(_metadata, fp);
+		e = try_bind(a, fp->fam, NULL, lo);
+		if (!e)
+			e = try_bind(b, fp->fam, NULL, lo + 1);
+		close(b);
+		close(a);
+		if (!e)
+			return lo;
+	}
+	ASSERT_TRUE(false) {
+		TH_LOG("no two free ports in 40000-41999");
+	}
+	return -1;
+}
+
+/*
+ * IP_LOCAL_PORT_RANGE narrows the ephemeral range (two ports); exhausted,
+ * bind(0) says EADDRINUSE and connect() EADDRNOTAVAIL.
+ */
+static void port_range_rows(struct __test_metadata *_metadata,
+			    const struct famproto *fp, int last)
+{
+	int lo = free_pair(_metadata, fp), hi = lo + 1;
+	uint32_t range = lo | (uint32_t)hi << 16;
+	struct sockaddr_storage ss;
+	int fds[4], i, p, ok = 1;
+	socklen_t len;
+
+	for (i = 0; i < 4; i++) {
+		fds[i] = sock_e(_metadata, fp);
+		ASSERT_EQ(0, setsockopt(fds[i], SOL_IP, IP_LOCAL_PORT_RANGE,
+					&range, sizeof(range))) {
+			TH_LOG("IP_LOCAL_PORT_RANGE: %s", strerror(errno));
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		int e = try_bind(fds[i], fp->fam, NULL, 0);
+
+		p = port_of(fds[i]);
+		if (e || p < lo || p > hi) {
+			TH_LOG("bind(0) #%d with IP_LOCAL_PORT_RANGE %d-%d: %s, port %d",
+			       i, lo, hi, ndp_errname(e), p);
+			ok = 0;
+		}
+	}
+	/* Row 1 is no errno: both binds gave ports of the range. */
+	if (last == 1) {
+		EXPECT_TRUE(ok) {
+			TH_LOG("bind(0) with IP_LOCAL_PORT_RANGE %d-%d: ports in it",
+			       lo, hi);
+		}
+		goto out;
+	}
+	ASSERT_TRUE(ok) {
+		TH_LOG("setup, row \"bind(0) with IP_LOCAL_PORT_RANGE: ports in it\"");
+	}
+	if (seq_row(_metadata, last, 2, EADDRINUSE,
+		    try_bind(fds[2], fp->fam, NULL, 0),
+		    "bind(0) with the range exhausted"))
+		goto out;
+	len = mkaddr(&ss, fp->fam, "lo", 9);
+	seq_row(_metadata, last, 3, EADDRNOTAVAIL,
+		connect(fds[3], (struct sockaddr *)&ss, len) ? errno : 0,
+		"connect with the range exhausted");
+out:
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+}
+
+TEST_F_TIMEOUT(errno_table, local_port_range, ROW_TIMEOUT)
+{
+	port_range_rows(_metadata, &self->fp, 1);
+}
+
+TEST_F_TIMEOUT(errno_table, local_port_range_bind_exhausted, ROW_TIMEOUT)
+{
+	port_range_rows(_metadata, &self->fp, 2);
+}
+
+TEST_F_TIMEOUT(errno_table, local_port_range_connect_exhausted, ROW_TIMEOUT)
+{
+	port_range_rows(_metadata, &self->fp, 3);
+}
+
+/* Not a local address; then with IP_FREEBIND. */
+TEST_F_TIMEOUT(errno_table, bind_nonlocal, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int a = sock_e(_metadata, fp);
+
+	expect_err(_metadata, EADDRNOTAVAIL,
+		   try_bind(a, fp->fam, fp->nonlocal, 0),
+		   "bind to a non-local address");
+	close(a);
+}
+
+TEST_F_TIMEOUT(errno_table, bind_nonlocal_freebind, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int a = sock_e(_metadata, fp);
+
+	if (fp->fam == AF_INET)
+		OPT_ON(a, SOL_IP, IP_FREEBIND);
 	else
-		opt_on(a, SOL_IPV6, IPV6_FREEBIND);
-	expect_err(try_bind(a, family, family == AF_INET ? "192.0.2.77" : "2001:db8::77", 0),
-		   0, "bind to a non-local address with FREEBIND");
+		OPT_ON(a, SOL_IPV6, IPV6_FREEBIND);
+	expect_err(_metadata, 0, try_bind(a, fp->fam, fp->nonlocal, 0),
+		   "bind to a non-local address with FREEBIND");
 	close(a);
+}
 
-	/* Short address; wrong family. */
-	a = sock_new(family);
-	mkaddr(&ss, family, "lo", 0);
+/* Short address; wrong family. */
+TEST_F_TIMEOUT(errno_table, bind_short_address, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int a = sock_e(_metadata, fp), e;
+	struct sockaddr_storage ss;
+
+	mkaddr(&ss, fp->fam, "lo", 0);
 	e = bind(a, (struct sockaddr *)&ss, 4) ? errno : 0;
-	expect_err(e, EINVAL, "bind with a short address");
+	expect_err(_metadata, EINVAL, e, "bind with a short address");
 	close(a);
-	a = sock_new(family);
-	len = mkaddr(&ss, family, "lo", 0);
-	ss.ss_family = other_fam;
-	e = bind(a, (struct sockaddr *)&ss, len) ? errno : 0;
-	expect_err(e, EAFNOSUPPORT, "bind with an address of another family");
-	close(a);
+}
 
-	/* A privileged port without CAP_NET_BIND_SERVICE. */
-	e = other_uid_bind(80, false, NULL);
-	if (e == KSFT_SKIP)
-		ksft_test_result_skip("privileged port: cannot setuid(%d)\n",
-				      OTHER_UID);
-	else
-		expect_err(e, EACCES, "another uid binds port 80");
-	return ndp_test_done();
+TEST_F_TIMEOUT(errno_table, bind_other_family_address, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int a = sock_e(_metadata, fp), e;
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	len = mkaddr(&ss, fp->fam, "lo", 0);
+	ss.ss_family = fp->other_fam;
+	e = bind(a, (struct sockaddr *)&ss, len) ? errno : 0;
+	expect_err(_metadata, EAFNOSUPPORT, e,
+		   "bind with an address of another family");
+	close(a);
+}
+
+/* A privileged port without CAP_NET_BIND_SERVICE. */
+TEST_F_TIMEOUT(errno_table, privileged_port, ROW_TIMEOUT)
+{
+	const struct famproto *fp = &self->fp;
+	int e = other_uid_bind(_metadata, fp->fam, fp->proto, 80, false,
+			       NULL);
+
+	if (e == UID_NONE)
+		SKIP(return, "privileged port: cannot setuid(%d)", OTHER_UID);
+	expect_err(_metadata, EACCES, e, "another uid binds port 80");
 }
 
 /* ---- dual stack ------------------------------------------------------ */
 
-static int listener6(bool v6only, const char *host, int *portp)
-{
-	int fd = socket(AF_INET6, SOCK_STREAM, proto), e;
-	int on = v6only;
+/*
+ * Dual stack as TCP's: an AF_INET6 wildcard listener without IPV6_V6ONLY
+ * takes IPv4 clients (accept() reports them v4-mapped), an AF_INET6
+ * client reaches IPv4 through a v4-mapped address, and the port and
+ * connect rules follow IPV6_V6ONLY.
+ */
+FIXTURE(dual) {
+	int lfd;	/* the [::] listener, or -1 */
+	int port;
+};
 
-	if (fd < 0)
-		ndp_die_errno("socket");
-	if (setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &on, sizeof(on)))
-		ndp_die_errno("setsockopt IPV6_V6ONLY");
-	e = try_bind(fd, AF_INET6, host, *portp);
-	if (!e)
-		e = try_listen(fd, 16);
-	if (e) {
-		printf("# setup of a [::] listener: %s\n", ndp_errname(e));
-		exit(KSFT_FAIL);
+FIXTURE_VARIANT(dual) {
+	int proto;
+};
+
+FIXTURE_VARIANT_ADD(dual, ndp) {
+	.proto = IPPROTO_NDP,
+};
+
+FIXTURE_VARIANT_ADD(dual, tcp) {
+	.proto = IPPROTO_TCP,
+};
+
+FIXTURE_SETUP(dual)
+{
+	self->lfd = -1;
+	self->port = 0;
+}
+
+FIXTURE_TEARDOWN(dual)
+{
+	if (self->lfd >= 0)
+		close(self->lfd);
+}
+
+/*
+ * The fixture's [::] listener (in *@lfd, for the teardown), IPV6_V6ONLY as
+ * @v6only, on an ephemeral port (*@portp).
+ */
+static void listener6(struct __test_metadata *_metadata, int *lfd,
+		      int *portp, int proto, bool v6only)
+{
+	int on = v6only, e;
+
+	*lfd = sock_new(_metadata, AF_INET6, proto);
+	ASSERT_EQ(0, setsockopt(*lfd, SOL_IPV6, IPV6_V6ONLY, &on,
+				sizeof(on))) {
+		TH_LOG("setsockopt IPV6_V6ONLY: %s", strerror(errno));
 	}
-	*portp = port_of(fd);
-	return fd;
+	e = try_bind(*lfd, AF_INET6, NULL, 0);
+	if (!e)
+		e = try_listen(*lfd, 16);
+	ASSERT_EQ(0, e) {
+		TH_LOG("setup of a [::] listener: %s", ndp_errname(e));
+	}
+	*portp = port_of(*lfd);
 }
 
 /* Whether @ss is the IPv6 address @want (IPv4-mapped ones included). */
@@ -686,19 +1268,42 @@ static bool peer_is(const struct sockaddr_storage *ss, const char *want)
 }
 
 /*
+ * A connection of family @fam to @host at the dual-stack listener @lfd on
+ * @port: bytes intact, accepted with @want as the client's address.
+ */
+static void dual_conn(struct __test_metadata *_metadata, int lfd, int port,
+		      int proto, int fam, const char *host, unsigned int id,
+		      const char *want)
+{
+	struct sockaddr_storage peer;
+	int who;
+
+	who = conn_from(_metadata, &lfd, 1, fam, proto, host, port, id, &peer);
+	EXPECT_EQ(0, who) {
+		TH_LOG("%s client to %s: not accepted, bytes not intact",
+		       fam_name(fam), host);
+	}
+	EXPECT_TRUE(peer_is(&peer, want)) {
+		TH_LOG("%s client to %s: accepted as %s, want %s",
+		       fam_name(fam), host, ndp_sockaddr_str(&peer), want);
+	}
+}
+
+/*
  * What a client of family @fam sees of a connection to @host: connect()'s
  * errno, or (NDP opens without a handshake: a refusal arrives later) that
  * of a recv() after one byte is sent; 0 if the connection works.
  */
-static int conn_result(int fam, const char *host, int port, bool v6only)
+static int conn_result(struct __test_metadata *_metadata, int fam, int proto,
+		       const char *host, int port, bool v6only)
 {
 	struct sockaddr_storage ss;
 	struct pollfd p;
-	int c = sock_new(fam), e = 0;
+	int c = sock_new(_metadata, fam, proto), e = 0;
 	char b = 'x';
 
 	if (v6only)
-		opt_on(c, SOL_IPV6, IPV6_V6ONLY);
+		OPT_ON(c, SOL_IPV6, IPV6_V6ONLY);
 	if (connect(c, (struct sockaddr *)&ss, mkaddr(&ss, fam, host, port))) {
 		e = errno;
 		goto out;
@@ -709,92 +1314,177 @@ static int conn_result(int fam, const char *host, int port, bool v6only)
 	}
 	p.fd = c;
 	p.events = POLLIN;
-	if (poll(&p, 1, WAIT_MS) == 1 && recv(c, &b, 1, MSG_DONTWAIT) < 0)
+	if (poll(&p, 1, wait_ms) == 1 && recv(c, &b, 1, MSG_DONTWAIT) < 0)
 		e = errno;
 out:
 	close(c);
 	return e;
 }
 
-/*
- * Dual stack as TCP's: an AF_INET6 wildcard listener without IPV6_V6ONLY
- * takes IPv4 clients (accept() reports them v4-mapped), an AF_INET6
- * client reaches IPv4 through a v4-mapped address, and the port and
- * connect rules follow IPV6_V6ONLY.
- */
-static int dual_stack(void)
+TEST_F_TIMEOUT(dual, v4_client, DUAL_TIMEOUT)
 {
-	struct sockaddr_storage peer;
-	int a, b, p = 0, p2 = 0, p3, who;
+	listener6(_metadata, &self->lfd, &self->port, variant->proto, false);
+	dual_conn(_metadata, self->lfd, self->port, variant->proto, AF_INET,
+		  "127.0.0.1", 1, "::ffff:127.0.0.1");
+}
 
-	ksft_print_header();
-	ksft_set_plan(10);
-	family = AF_INET6;	/* for expect_err()'s "v6" */
-	nlisten = 1;
-	lfd[0] = listener6(false, NULL, &p);
-	who = conn_from(AF_INET, "127.0.0.1", p, 1, &peer);
-	ksft_test_result(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
-			 "[::] listener: an AF_INET client, bytes intact, accepted as %s\n",
-			 ndp_sockaddr_str(&peer));
-	who = conn_from(AF_INET6, "::1", p, 2, &peer);
-	ksft_test_result(who == 0 && peer_is(&peer, "::1"),
-			 "[::] listener: an AF_INET6 client, bytes intact, accepted as %s\n",
-			 ndp_sockaddr_str(&peer));
-	who = conn_from(AF_INET6, "::ffff:127.0.0.1", p, 3, &peer);
-	ksft_test_result(who == 0 && peer_is(&peer, "::ffff:127.0.0.1"),
-			 "an AF_INET6 client to ::ffff:127.0.0.1, bytes intact, accepted as %s\n",
-			 ndp_sockaddr_str(&peer));
-	b = sock_new(AF_INET);
-	expect_err(try_bind(b, AF_INET, NULL, p), EADDRINUSE,
+TEST_F_TIMEOUT(dual, v6_client, DUAL_TIMEOUT)
+{
+	listener6(_metadata, &self->lfd, &self->port, variant->proto, false);
+	dual_conn(_metadata, self->lfd, self->port, variant->proto, AF_INET6,
+		  "::1", 2, "::1");
+}
+
+TEST_F_TIMEOUT(dual, v6_client_to_v4_mapped, DUAL_TIMEOUT)
+{
+	listener6(_metadata, &self->lfd, &self->port, variant->proto, false);
+	dual_conn(_metadata, self->lfd, self->port, variant->proto, AF_INET6,
+		  "::ffff:127.0.0.1", 3, "::ffff:127.0.0.1");
+}
+
+TEST_F_TIMEOUT(dual, v4_bind_on_dual_port, DUAL_TIMEOUT)
+{
+	int b;
+
+	listener6(_metadata, &self->lfd, &self->port, variant->proto,
+		  false);
+	b = sock_new(_metadata, AF_INET, variant->proto);
+	expect_err(_metadata, EADDRINUSE,
+		   try_bind(b, AF_INET, NULL, self->port),
 		   "AF_INET wildcard bind on a dual-stack listener's port");
 	close(b);
-	expect_err(conn_result(AF_INET6, "::ffff:127.0.0.1", p, true), ENETUNREACH,
-		   "IPV6_V6ONLY client connects to a v4-mapped address");
-	close(lfd[0]);
+}
 
-	/* IPV6_V6ONLY: IPv6 only, and IPv4 may have the port. */
-	lfd[0] = listener6(true, NULL, &p2);
-	expect_err(conn_result(AF_INET, "127.0.0.1", p2, false), ECONNREFUSED,
+TEST_F_TIMEOUT(dual, v6only_client_to_v4_mapped, DUAL_TIMEOUT)
+{
+	listener6(_metadata, &self->lfd, &self->port, variant->proto,
+		  false);
+	expect_err(_metadata, ENETUNREACH,
+		   conn_result(_metadata, AF_INET6, variant->proto,
+			       "::ffff:127.0.0.1", self->port, true),
+		   "IPV6_V6ONLY client connects to a v4-mapped address");
+}
+
+/* IPV6_V6ONLY: IPv6 only, and IPv4 may have the port. */
+TEST_F_TIMEOUT(dual, v6only_listener_refuses_v4, DUAL_TIMEOUT)
+{
+	listener6(_metadata, &self->lfd, &self->port, variant->proto,
+		  true);
+	expect_err(_metadata, ECONNREFUSED,
+		   conn_result(_metadata, AF_INET, variant->proto, "127.0.0.1",
+			       self->port, false),
 		   "IPV6_V6ONLY [::] listener: an AF_INET client is refused");
-	b = sock_new(AF_INET);
-	expect_err(try_bind(b, AF_INET, NULL, p2), 0,
+}
+
+TEST_F_TIMEOUT(dual, v4_bind_on_v6only_port, DUAL_TIMEOUT)
+{
+	int b;
+
+	listener6(_metadata, &self->lfd, &self->port, variant->proto,
+		  true);
+	b = sock_new(_metadata, AF_INET, variant->proto);
+	expect_err(_metadata, 0, try_bind(b, AF_INET, NULL, self->port),
 		   "AF_INET wildcard bind on an IPV6_V6ONLY listener's port");
 	close(b);
-	close(lfd[0]);
-
-	/* An AF_INET6 socket bound to a v4-mapped address is an IPv4 one. */
-	a = sock_new(AF_INET6);
-	expect_err(try_bind(a, AF_INET6, "::ffff:127.0.0.1", 0), 0,
-		   "AF_INET6 bind to ::ffff:127.0.0.1");
-	p3 = port_of(a);
-	b = sock_new(AF_INET);
-	expect_err(try_bind(b, AF_INET, "127.0.0.1", p3), EADDRINUSE,
-		   "AF_INET bind to 127.0.0.1 on the port of ::ffff:127.0.0.1");
-	close(b);
-	b = sock_new(AF_INET);
-	expect_err(try_bind(b, AF_INET, "127.0.0.2", p3), 0,
-		   "AF_INET bind to 127.0.0.2 on the port of ::ffff:127.0.0.1");
-	close(b);
-	close(a);
-	return ndp_test_done();
 }
+
+/* An AF_INET6 socket bound to a v4-mapped address is an IPv4 one. */
+static void mapped_bind_rows(struct __test_metadata *_metadata, int proto,
+			     int last)
+{
+	int a = sock_new(_metadata, AF_INET6, proto), b, p;
+
+	if (seq_row(_metadata, last, 1, 0,
+		    try_bind(a, AF_INET6, "::ffff:127.0.0.1", 0),
+		    "AF_INET6 bind to ::ffff:127.0.0.1"))
+		goto out;
+	p = port_of(a);
+	b = sock_new(_metadata, AF_INET, proto);
+	if (seq_row(_metadata, last, 2, EADDRINUSE,
+		    try_bind(b, AF_INET, "127.0.0.1", p),
+		    "AF_INET bind to 127.0.0.1 on the port of ::ffff:127.0.0.1")) {
+		close(b);
+		goto out;
+	}
+	close(b);
+	b = sock_new(_metadata, AF_INET, proto);
+	seq_row(_metadata, last, 3, 0, try_bind(b, AF_INET, "127.0.0.2", p),
+		"AF_INET bind to 127.0.0.2 on the port of ::ffff:127.0.0.1");
+	close(b);
+out:
+	close(a);
+}
+
+TEST_F_TIMEOUT(dual, v6_bind_v4_mapped, DUAL_TIMEOUT)
+{
+	mapped_bind_rows(_metadata, variant->proto, 1);
+}
+
+TEST_F_TIMEOUT(dual, v4_bind_same_as_mapped, DUAL_TIMEOUT)
+{
+	mapped_bind_rows(_metadata, variant->proto, 2);
+}
+
+TEST_F_TIMEOUT(dual, v4_bind_other_addr_mapped_port, DUAL_TIMEOUT)
+{
+	mapped_bind_rows(_metadata, variant->proto, 3);
+}
+
+/* ---- main ------------------------------------------------------------ */
+
+static const char * const fixtures[] = {
+	"spread", "uid", "errno_table", "dual",
+};
+
+/* Every variant's name, its protocol and its family (0: none). */
+static const struct {
+	const char *name;
+	bool ndp;
+	int family;
+} variants[] = {
+	{ "ndp_v4", true, AF_INET },
+	{ "ndp_v6", true, AF_INET6 },
+	{ "ndp", true, 0 },
+	{ "tcp_v4", false, AF_INET },
+	{ "tcp_v6", false, AF_INET6 },
+	{ "tcp", false, 0 },
+};
 
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
-		"usage: ndp_reuseport [-4|-6] [-p tcp] spread [-n N] [-c CONNS]\n"
-		"       ndp_reuseport [-4|-6] [-p tcp] uid\n"
-		"       ndp_reuseport [-4|-6] [-p tcp] errno [-D IFNAME]\n"
-		"       ndp_reuseport [-p tcp] dual\n");
+		"usage: ndp_reuseport [-p ndp|tcp] [-4|-6] [-n LISTENERS] [-c CONNS]\n"
+		"                     [-D IFNAME] [spread|uid|errno_table|dual]...\n"
+		"                     [-- HARNESS OPTIONS (-l, -t NAME, ...)]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *ifname = NULL, *cmd;
-	int conns = 64, o;
+	bool want[ARRAY_SIZE(fixtures)] = { false }, any = false;
+	bool ndp = true, tcp = true, pick_ndp;
+	int family = 0, hargc = 0, o, i;
+	const char *tf;
+	char **hargv;
 
-	while ((o = getopt(argc, argv, "+46p:")) != -1) {
+	/* Our options and fixture names, in any order, up to "--". */
+	while (optind < argc) {
+		if (!strcmp(argv[optind], "--")) {
+			optind++;
+			break;
+		}
+		o = getopt(argc, argv, "+46p:n:c:D:");
+		if (o == -1) {
+			for (i = 0; i < (int)ARRAY_SIZE(fixtures); i++)
+				if (!strcmp(argv[optind], fixtures[i]))
+					break;
+			if (i == ARRAY_SIZE(fixtures))
+				usage();
+			want[i] = true;
+			any = true;
+			optind++;
+			continue;
+		}
 		switch (o) {
 		case '4':
 			family = AF_INET;
@@ -803,23 +1493,16 @@ int main(int argc, char **argv)
 			family = AF_INET6;
 			break;
 		case 'p':
-			proto = strcmp(optarg, "tcp") ? IPPROTO_NDP : IPPROTO_TCP;
+			if (ndp_parse_proto(optarg, &pick_ndp))
+				usage();
+			ndp = pick_ndp;
+			tcp = !pick_ndp;
 			break;
-		default:
-			usage();
-		}
-	}
-	if (optind >= argc)
-		usage();
-	cmd = argv[optind];
-	optind++;
-	while ((o = getopt(argc, argv, "n:c:D:")) != -1) {
-		switch (o) {
 		case 'n':
 			nlisten = atoi(optarg);
 			break;
 		case 'c':
-			conns = atoi(optarg);
+			nconns = atoi(optarg);
 			break;
 		case 'D':
 			ifname = optarg;
@@ -828,15 +1511,38 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (nlisten < 2 || nlisten > MAX_LISTENERS || conns < 1)
+	if (nlisten < 2 || nlisten > MAX_LISTENERS || nconns < 1)
 		usage();
-	if (!strcmp(cmd, "spread"))
-		return spread(conns);
-	if (!strcmp(cmd, "uid"))
-		return uid_check();
-	if (!strcmp(cmd, "errno"))
-		return errno_table(ifname);
-	if (!strcmp(cmd, "dual"))
-		return dual_stack();
-	usage();
+	tf = getenv("NDP_TIME_FACTOR");
+	if (tf && atoi(tf) > 1)
+		wait_ms = WAIT_MS * atoi(tf);
+
+	/*
+	 * The harness's arguments: exclusion filters for what was not
+	 * picked (all negative, they add up), then HARNESS OPTIONS.
+	 */
+	hargv = calloc(1 + 2 * (ARRAY_SIZE(variants) + ARRAY_SIZE(fixtures)) +
+		       argc - optind + 1, sizeof(*hargv));
+	if (!hargv)
+		ndp_die("out of memory");
+	hargv[hargc++] = argv[0];
+	for (i = 0; i < (int)ARRAY_SIZE(variants); i++) {
+		if ((variants[i].ndp ? ndp : tcp) &&
+		    (!family || !variants[i].family ||
+		     variants[i].family == family))
+			continue;
+		hargv[hargc++] = "-V";
+		hargv[hargc++] = (char *)variants[i].name;
+	}
+	for (i = 0; any && i < (int)ARRAY_SIZE(fixtures); i++) {
+		if (want[i])
+			continue;
+		hargv[hargc++] = "-F";
+		hargv[hargc++] = (char *)fixtures[i];
+	}
+	while (optind < argc)
+		hargv[hargc++] = argv[optind++];
+	/* The harness parses its arguments with getopt() from the start. */
+	optind = 0;
+	return test_harness_run(hargc, hargv);
 }

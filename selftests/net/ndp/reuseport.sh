@@ -13,7 +13,11 @@
 #   v4-mapped) unless IPV6_V6ONLY, an AF_INET6 client reaches IPv4
 #   through a v4-mapped address, the port rules across families; the
 #   same with NDP carried in UDP.
-# Each line is one ndp_reuseport run; its own TAP lines show on failure.
+# Each line is one ndp_reuseport run (kselftest_harness.h: one forked test
+# per check, named fixture.variant.test, each with its own timeout) of one
+# fixture, protocol and family; the run fails if any of its tests fails,
+# and shows their "not ok" lines and logs.  "ndp_reuseport -- -l" lists
+# the tests.
 #
 #   NDP_TEST_PROTO=tcp   same checks over TCP
 . "$(dirname "$0")/lib.sh"
@@ -32,13 +36,21 @@ if ip -n "$ns" link add d0 type veth peer name d1 2>/dev/null; then
 	dev=d0
 fi
 
+# run ARGS...: ndp_reuseport -p PROTO ARGS... in the namespace; its
+# output without the harness's progress lines (RUN, OK, FAIL, counts):
+# the failed tests' "not ok" lines and logs, skips, the tests' own
+# comments.  The harness times each test (TEST_F_TIMEOUT, set for the
+# debug kernel); the timeout here only bounds a run that hangs outside
+# them.
 run()
 {
 	local out rc
 
-	out=$(ip netns exec "$ns" timeout 60 ndp_reuseport -p "$proto" "$@" 2>&1)
+	out=$(ip netns exec "$ns" timeout $((600 * NDP_TIME_FACTOR)) \
+		ndp_reuseport -p "$proto" "$@" 2>&1)
 	rc=$?
-	printf '%s\n' "$out" | grep -E '^(not ok|#)' | grep -v '^# Totals:'
+	printf '%s\n' "$out" | grep -E '^(not ok|ok .* # SKIP|#)' |
+		grep -Ev '^# +(RUN|OK|FAIL) |^# (Totals:|Starting )'
 	return $rc
 }
 
@@ -46,20 +58,22 @@ ndp_lib_plan $((9 + (${#dev} ? 0 : 2)))
 for fam in 4 6; do
 	ndp_lib_check "v$fam: 4 SO_REUSEPORT listeners share the load, BPF steers, one closes" \
 		run "-$fam" spread -n 4 -c 64
+	# The other uid's tests SKIP (exit 0) when the child cannot setuid().
 	out=$(run "-$fam" uid)
 	rc=$?
-	if [ $rc = "$KSFT_SKIP" ]; then
+	if [ $rc != 0 ]; then
+		ndp_lib_fail "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE" "$out"
+	elif [[ $out == *"# SKIP"* ]]; then
 		ndp_lib_skip "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE" \
 			"no second uid (setuid failed)"
-	elif [ $rc = 0 ]; then
-		ndp_lib_pass "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE"
 	else
-		ndp_lib_fail "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE" "$out"
+		ndp_lib_pass "v$fam: another uid's SO_REUSEPORT bind gets EADDRINUSE"
 	fi
 	if [ -n "$dev" ]; then
-		ndp_lib_check "v$fam: bind/listen errno table" run "-$fam" errno -D "$dev"
+		ndp_lib_check "v$fam: bind/listen errno table" \
+			run "-$fam" errno_table -D "$dev"
 	else
-		ndp_lib_check "v$fam: bind/listen errno table" run "-$fam" errno
+		ndp_lib_check "v$fam: bind/listen errno table" run "-$fam" errno_table
 		ndp_lib_skip "v$fam: same port on different devices" "no veth device"
 	fi
 done
