@@ -204,12 +204,10 @@ t0=$(date +%s%N)
 XFER_PORT=$port xfer_run "$ns_tx" "$ns_rx" 10.0.1.2 4 "$big" 0 1 600 \
 	>"$XFER_TMP/degraded.out" 2>&1 &
 xpid=$!
-# Degrade once path 3 has carried a fair share of packets.
-for _ in $(seq 600); do
-	[ $(( $(path_field 3 tx) - tx3_0 )) -ge 500 ] && break
-	kill -0 $xpid 2>/dev/null || break
-	sleep 0.05
-done
+# Degrade once path 3 has carried a fair share of packets (or the
+# transfer ended, which the checks below report).
+path3_fed() { [ $(( $(path_field 3 tx) - tx3_0 )) -ge 500 ] || ! kill -0 $xpid 2>/dev/null; }
+ndp_lib_wait 30000 path3_fed
 ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "$((rate / 10))kbit"
 td=$(date +%s%N)
 tx3_d=$(path_field 3 tx)

@@ -45,10 +45,9 @@ xfer_expect_delta "max_orphans 1: the second close() resets" \
 ip netns exec "$ns_a" sysctl -qw net.ndp.orphan_retries=2 \
 	net.ndp.rto_max_us=100000
 
-for _ in $(seq 100); do
-	[ "$(ndp_lib_conns "$ns_a")" = 0 ] && break
-	sleep 0.1
-done
+# no_conns: the client holds no connection.
+no_conns() { [ "$(ndp_lib_conns "$ns_a")" = 0 ]; }
+ndp_lib_wait 10000 no_conns
 s2=$(xfer_stats "$ns_a")
 xfer_expect_delta "orphan_retries 2: the orphan the peer never reads is reset" \
 	"$s0" "$s2" "$ns_a" 1 OrphanTimeouts

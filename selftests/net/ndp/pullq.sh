@@ -45,18 +45,6 @@ case "$(uname -r)" in
 *) size=${NDP_PULLQ_SIZE:-32M} devs=${NDP_PULLQ_DEVS:-50} ;;
 esac
 
-# wait_for SECS CMD...: poll CMD until it succeeds, at most SECS seconds.
-wait_for()
-{
-	local end=$((SECONDS + $1))
-
-	shift
-	until "$@"; do
-		[ $SECONDS -lt $end ] || return 1
-		sleep 0.05
-	done
-}
-
 # moved NS COUNTER FROM: COUNTER of NS is beyond FROM.
 moved()
 {
@@ -109,7 +97,7 @@ mtu_change()
 	pid=$!
 	for m in 1500 9000; do
 		base=$(ndp_lib_stat "$ns_b" InData)
-		if ! wait_for 60 data_or_done "$ns_b" $((base + 20)) "$pid"; then
+		if ! ndp_lib_wait 60000 data_or_done "$ns_b" $((base + 20)) "$pid"; then
 			echo "no data for 60 s before mtu $m"
 			ok=1
 			break
@@ -151,22 +139,22 @@ dead_socket()
 		cpids+=($!)
 	done
 	base=$(ndp_lib_stat "$ns_b" InData)
-	wait_for 30 moved "$ns_b" InData $((base + 8)) || return 1
+	ndp_lib_wait 30000 moved "$ns_b" InData $((base + 8)) || return 1
 	ndp_lib_info "receiver sockets before the kill:" \
 		"$(ndp_lib_sockets "$ns_b" | tr '\n' ';')"
 	kill -9 "$spid"
 	wait "$spid" 2>/dev/null
-	wait_for 30 no_socks "$ns_b" || { echo "receiver sockets left"; return 1; }
+	ndp_lib_wait 30000 no_socks "$ns_b" || { echo "receiver sockets left"; return 1; }
 	ndp_lib_stat "$ns_b" PullsDeadSock >"$d/deadsock"
 	# No PULL for the dead: over ~14 pull intervals (72 ms each at 1
 	# Mb/s and MTU 9000) the counter must not move.
 	pulls=$(ndp_lib_stat "$ns_b" OutPulls)
-	wait_for 1 moved "$ns_b" OutPulls "$pulls" &&
+	ndp_lib_wait 1000 moved "$ns_b" OutPulls "$pulls" 2>/dev/null &&
 		{ echo "OutPulls moved after the sockets died"; return 1; }
 	ip netns exec "$ns_b" sysctl -qw net.ndp.link_rate_mbps=0
 	# The senders learn it from an RST or their RTO.
 	for pid in "${cpids[@]}"; do
-		wait_for 30 exited "$pid" || echo "a sender still runs"
+		ndp_lib_wait 30000 exited "$pid" || echo "a sender still runs"
 		kill -9 "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	done
@@ -250,7 +238,7 @@ dev_deleted()
 		-H 10.0.1.2 -S 256M >"$d/c" 2>&1 &
 	cpid=$!
 	base=$(ndp_lib_stat "$ns_b" InData)
-	wait_for 30 moved "$ns_b" InData $((base + 20)) || return 1
+	ndp_lib_wait 30000 moved "$ns_b" InData $((base + 20)) || return 1
 	ip -n "$ns_b" link del eth0 || return 1
 	t0=$SECONDS
 	wait "$spid" && { echo "server succeeded?"; rc=1; }
@@ -273,7 +261,7 @@ gone()
 	ip netns del "$ns_b"
 	# ndp_diag.ko (loaded by the sock_diag dumps above) holds ndp.ko.
 	rmmod ndp_diag 2>/dev/null
-	wait_for 60 rmmod ndp 2>/dev/null && return 0
+	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
 	echo "rmmod ndp still refused 60 s after the namespaces died:"
 	ndp_lib_module_busy ndp
 	return 1

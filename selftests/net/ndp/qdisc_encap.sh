@@ -72,10 +72,7 @@ run()
 		--timeout-ms 30000 --idle-ms 5000 "${ropts[@]}" \
 		>"$tmp/rx" 2>"$tmp/rx.err" &
 	sch_recv_pid=$!
-	for i in $(seq 100); do
-		grep -q receiving "$tmp/rx.err" 2>/dev/null && break
-		sleep 0.05
-	done
+	ndp_lib_wait 5000 grep -qs receiving "$tmp/rx.err"
 	ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" "$@" >/dev/null || return 1
 	sch_snap
 	sch_release || return 1

@@ -65,23 +65,17 @@ sch_ndp_empty()
 # port and the primer stays queued: release the port and try again.
 sch_freeze()
 {
-	local dst=10.0.100.1 v= i try
+	local dst=10.0.100.1 v= try
 	[ "${1:-}" = -6 ] && { dst=fd00:100::1; v=-6; }
 	for try in 1 2 3 4 5; do
 		sch_tc qdisc change dev tr root ndp rate 8bit || return 1
 		ip netns exec "$ns_h1" ndp_pktgen send $v --dst "$dst" --psn 0 \
 			"pull:dport=$NDP_SCH_PRIMER_PORT" >/dev/null
-		for i in $(seq 60); do
-			sch_ndp_empty && return 0
-			sleep 0.05
-		done
+		ndp_lib_wait 3000 sch_ndp_empty 2>/dev/null && return 0
 		echo "sch_freeze: attempt $try: the primer did not leave:" >&2
 		sch_tc -s qdisc show dev tr >&2
 		sch_release || return 1
-		for i in $(seq 100); do
-			sch_ndp_empty && break
-			sleep 0.05
-		done
+		ndp_lib_wait 5000 sch_ndp_empty 2>/dev/null
 	done
 	return 1
 }
@@ -96,15 +90,11 @@ sch_release()
 # output in OUT, and wait until it listens.  Sets sch_recv_pid.
 sch_recv_start()
 {
-	local ns=$1 out=$2 i
+	local ns=$1 out=$2
 	shift 2
 	ip netns exec "$ns" ndp_pktgen recv --dev eth0 "$@" >"$out" 2>"$out.err" &
 	sch_recv_pid=$!
-	for i in $(seq 100); do
-		grep -q receiving "$out.err" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+	ndp_lib_wait 5000 grep -qs receiving "$out.err"
 }
 
 # sch_recv_wait: wait for the receiver; returns its exit status.

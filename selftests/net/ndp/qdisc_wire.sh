@@ -68,7 +68,7 @@ done
 ip netns exec "$ns_sw" ndp_pktgen recv --dev t1 --dport 5000 --count 6 \
 	--timeout-ms 30000 --idle-ms 5000 >"$tmp/tap" 2>"$tmp/tap.err" &
 tap_pid=$!
-for i in $(seq 100); do grep -q receiving "$tmp/tap.err" 2>/dev/null && break; sleep 0.05; done
+ndp_lib_wait 5000 grep -qs receiving "$tmp/tap.err"
 run -4 6 limit 2 hlimit 32 trim-prob 100 -- "data*6:doff=12:size=800"
 rc=$?
 wait $tap_pid

@@ -34,11 +34,8 @@ unloaded()
 	# ndp_diag.ko (ss, ndpctl sockets: autoloaded by earlier tests or
 	# by a failed transfer's diagnostics) holds ndp.ko, not a socket.
 	rmmod ndp_diag 2>/dev/null
-	for i in $(seq 150); do
-		modprobe -r ndp 2>/dev/null && return 0
-		sleep 0.2
-	done
-	echo "modprobe -r ndp still refused after 30 s:"
+	ndp_lib_wait 30000 modprobe -r ndp 2>/dev/null && return 0
+	echo "modprobe -r ndp still refused after $((30 * NDP_TIME_FACTOR)) s:"
 	ndp_lib_module_busy ndp
 	return 1
 }
