@@ -111,6 +111,7 @@ gro_tap()
 import socket, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
 s.bind(("eth0", 0))
+print("ready", file=sys.stderr, flush=True)
 s.settimeout(0.5)
 n = 0
 end = time.time() + float(sys.argv[1])
@@ -119,9 +120,9 @@ while time.time() < end:
         n += len(s.recv(65536)) > 0
     except socket.timeout:
         pass
-print(n)' 20 >"$XFER_TMP/tap.count" &
+print(n)' 20 >"$XFER_TMP/tap.count" 2>"$XFER_TMP/tap.err" &
 	tap=$!
-	sleep 1
+	ndp_lib_wait 5000 grep -qs ready "$XFER_TMP/tap.err"
 }
 gro_tap
 s0=$(xfer_stats "$ns_a" "$ns_b")

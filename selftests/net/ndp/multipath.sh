@@ -212,7 +212,7 @@ ip netns exec "$ns_sp3" tc qdisc change dev tr root ndp rate "$((rate / 10))kbit
 td=$(date +%s%N)
 tx3_d=$(path_field 3 tx)
 excluded_seen=0
-for _ in $(seq 1200); do
+for _ in $(seq $((1200 * NDP_TIME_FACTOR))); do
 	TX ndpctl path show id 3 >"$XFER_TMP/path3"
 	if grep -q ' state excluded ' "$XFER_TMP/path3"; then
 		excluded_seen=1

@@ -170,7 +170,7 @@ drops()
 	echo > "$T/trace"
 	ip netns exec "$ns_h1" ndp_pktgen send -4 --dst 10.0.100.1 --dport 9 --psn 100 "data*20" ||
 		return 1
-	sleep 1
+	ndp_lib_wait 5000 grep -q "sch_ndp_drop: .*where=hdr_full" "$T/trace"
 	cat "$T/trace" > "$tmp/trace.drop"
 }
 ndp_lib_check "20 crafted DATA packets into limit 1 hlimit 1 rts off" drops

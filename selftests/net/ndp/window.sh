@@ -78,7 +78,7 @@ deaf()
 	ip netns exec "$ns_a" python3 "$helper" chunks "$addr" "$port" $size $chunk \
 		>"$d/chunks.out" 2>&1 &
 	cpid=$!
-	sleep 3
+	sleep 3		# the time under test: three seconds without feedback
 	s1=$(xfer_stats "$ns_a")
 	new=$(( $(xfer_delta "$s0" "$s1" "$ns_a" OutData) -
 		$(xfer_delta "$s0" "$s1" "$ns_a" RtxTimeout) ))
