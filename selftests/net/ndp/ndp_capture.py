@@ -17,39 +17,18 @@ import os
 import socket
 import struct
 import sys
-import threading
 import time
 
+import ndp_pcap
+
 SOCK_NDP = 7
-ETH_P_ALL = 0x0003
-SO_RCVBUFFORCE = 33         # not in Python's socket module
-
-
-def capture(iface, frames, stop):
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
-                      socket.htons(ETH_P_ALL))
-    # Room for the bursts a pull clock paid by elapsed time releases:
-    # frames dropped here would be missing from the capture.
-    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 64 << 20)
-    s.bind((iface, 0))
-    s.settimeout(0.2)
-    while not stop.is_set():
-        try:
-            data = s.recv(65535)
-        except socket.timeout:
-            continue
-        frames.append((time.time(), data))
-    s.close()
 
 
 def main():
     iface, addr, port, nbytes = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
         int(sys.argv[4])
     payload = bytes((i * 7 + 3) & 0xff for i in range(nbytes))
-    frames, stop = [], threading.Event()
-    t = threading.Thread(target=capture, args=(iface, frames, stop))
-    t.start()
-    time.sleep(0.5)
+    cap = ndp_pcap.Capture(iface)   # bound: sees every frame from now on
     c = socket.socket(socket.AF_INET, SOCK_NDP, 0)
     c.connect((addr, port))
     c.sendall(payload)
@@ -58,11 +37,10 @@ def main():
     while c.recv(4096):
         pass
     c.close()
-    time.sleep(1.5)
-    stop.set()
-    t.join()
+    time.sleep(1.5)     # the last acknowledgements and the FIN's, on the wire
+    frames = cap.stop()
     out = struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)
-    for ts, fr in frames:
+    for ts, fr, _ in frames:
         out += struct.pack('<IIII', int(ts), int((ts % 1) * 1e6), len(fr),
                            len(fr)) + fr
     print('NDP-SENT %d %s' % (nbytes, hashlib.sha256(payload).hexdigest()))

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""AF_PACKET capture for the Python helpers of the selftests (ndp_dasr.py;
-ndp_capture.py, the Wireshark test's helper, still has its own copy).
+"""AF_PACKET capture for the Python helpers of the selftests (ndp_dasr.py,
+and ndp_capture.py, the Wireshark test's helper).
 
     cap = ndp_pcap.Capture("eth0")  # bound: sees every frame from now on
     ...                             # the traffic
