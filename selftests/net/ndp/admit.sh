@@ -52,10 +52,6 @@ knob()
 	ip netns exec "$ns_rx" sysctl -n "net.ndp.$1"
 }
 
-	     END { if (found) print n + 0; else print -1 }' /proc/slabinfo 2>/dev/null
-}
-
-
 bl_hold=64
 bl_slow=8
 emb_l=$(knob max_listen_embryonic)
