@@ -108,15 +108,20 @@ xfer_compare()
 # namespace, creates FILE.<pid> and starts when FILE exists (60 s at
 # most, times NDP_TIME_FACTOR), so that runs started one after the other
 # send at the same time.  XFER_HOLD=FILE: the client's connections stay
-# connected after sending until FILE exists (ndp_xfer -W).
+# connected after sending until FILE exists (ndp_xfer -W).  A connection
+# that moves nothing for 30 s x NDP_TIME_FACTOR fails (ndp_xfer -I).
 xfer_run()
 {
 	local cns=$1 sns=$2 addr=$3 fam=$4 csend=$5 ssend=$6
 	local conns=${7:-1} tmo=${8:-120} port=${XFER_PORT:-$(xfer_next_port)}
 	local d=$XFER_TMP/run.$port spid crc src pre=()
+	# ndp_xfer's limit on a transfer that makes no progress (30 s) is a
+	# deadline like the others: a kernel NDP_TIME_FACTOR times slower
+	# (the debug kernels) backs its RTO off as many times longer.
+	local idle=$((30 * ${NDP_TIME_FACTOR:-1}))
 
 	mkdir -p "$d"
-	ip netns exec "$sns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
+	ip netns exec "$sns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" -I "$idle" \
 		${XFER_SERVER_DEV:+-D "$XFER_SERVER_DEV"} server -n "$conns" -S "$ssend" -E "$csend" \
 		>"$d/server.out" 2>"$d/server.err" &
 	spid=$!
@@ -135,7 +140,7 @@ xfer_run()
 		done
 		echo "start barrier $0 not lifted" >&2
 		exit 1' "$XFER_START")
-	ip netns exec "$cns" "${pre[@]}" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" \
+	ip netns exec "$cns" "${pre[@]}" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" -I "$idle" \
 		${XFER_CLIENT_DEV:+-D "$XFER_CLIENT_DEV"} client -H "$addr" -n "$conns" -S "$csend" -E "$ssend" \
 		${XFER_HOLD:+-W "$XFER_HOLD"} \
 		>"$d/client.out" 2>"$d/client.err"
