@@ -109,16 +109,19 @@ xfer_compare()
 # most, times NDP_TIME_FACTOR), so that runs started one after the other
 # send at the same time.  XFER_HOLD=FILE: the client's connections stay
 # connected after sending until FILE exists (ndp_xfer -W).  A connection
-# that moves nothing for 30 s x NDP_TIME_FACTOR fails (ndp_xfer -I).
+# that moves nothing for 30 s x NDP_TIME_FACTOR fails (ndp_xfer -I), a
+# run longer than TIMEOUT_S (default 120) x NDP_TIME_FACTOR too (-T).
 xfer_run()
 {
 	local cns=$1 sns=$2 addr=$3 fam=$4 csend=$5 ssend=$6
 	local conns=${7:-1} tmo=${8:-120} port=${XFER_PORT:-$(xfer_next_port)}
 	local d=$XFER_TMP/run.$port spid crc src pre=()
-	# ndp_xfer's limit on a transfer that makes no progress (30 s) is a
-	# deadline like the others: a kernel NDP_TIME_FACTOR times slower
-	# (the debug kernels) backs its RTO off as many times longer.
+	# ndp_xfer's limits on a transfer that makes no progress (30 s) and
+	# on the whole run (TIMEOUT_S) are deadlines like the others: a
+	# kernel NDP_TIME_FACTOR times slower (the debug kernels) backs its
+	# RTO off as many times longer.
 	local idle=$((30 * ${NDP_TIME_FACTOR:-1}))
+	tmo=$((tmo * ${NDP_TIME_FACTOR:-1}))
 
 	mkdir -p "$d"
 	ip netns exec "$sns" ndp_xfer -p "$XFER_PROTO" "-$fam" -P "$port" -T "$tmo" -I "$idle" \
