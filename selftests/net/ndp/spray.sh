@@ -341,8 +341,14 @@ ndp_lib_info "$(tail -n 1 "$XFER_TMP"/late.out 2>/dev/null)"
 # forward hook, so that "mid-transfer" does not depend on how fast the
 # guest polls a counter (a netem qdisc put in place after polling
 # OutData could miss a transfer that finished first).
+# The scoreboard forgets over sb_decay_ms (100 ms by default): on a kernel
+# NDP_TIME_FACTOR times slower, whose links here are as many times slower
+# too, two losses of one label come that many times squared further
+# apart (the debug kernel excluded nothing at 100 ms): the decay is
+# stretched by both (100 ms at factor 1, the default).
 ip netns exec "$snd" sysctl -qw net.ndp.spray_paths=16 net.ndp.sb_nack_abs_pct=30 \
-	net.ndp.sb_min_samples=2 net.ndp.sb_exclude_ms=60000
+	net.ndp.sb_min_samples=2 net.ndp.sb_exclude_ms=60000 \
+	net.ndp.sb_decay_ms=$((100 * NDP_TIME_FACTOR * NDP_TIME_FACTOR))
 core="${FABRIC_PREFIX}c$hot"
 ex0=$(ndp_lib_stat "$snd" PathExcluded)
 s0=$(xfer_stats "$snd" "$rcv")
