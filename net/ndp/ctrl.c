@@ -35,6 +35,7 @@ static unsigned int ndp_orphans_max = 1 << 24;
 static unsigned int ndp_orphan_retries_max = 255;
 static unsigned int ndp_dscp_max = 63;
 static unsigned int ndp_spray_max = NDP_SPRAY_PATHS_MAX;
+static unsigned int ndp_quantum_max = NDP_PULL_QUANTUM_MAX;
 static unsigned int ndp_dasr_idle_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_dasr_peers_max = 1 << 20;
 static unsigned int ndp_udp_port_max = 65535;
@@ -55,6 +56,10 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	nn->rto_init_us = 200 * USEC_PER_MSEC;
 	nn->link_rate_mbps = 0;
 	nn->pull_pacing_pct = 99;
+	/* Half the paper's 8-packet switch port: two quanta meeting there
+	 * fit (pull.c, "Quanta").
+	 */
+	nn->pull_quantum = 4;
 	nn->time_wait_ms = 1000;
 	nn->max_tw_buckets = 65536;
 	/*
@@ -136,6 +141,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("rto_init_us", rto_init_us, &ndp_rto_min, &ndp_rto_max),
 	NDP_SYSCTL("link_rate_mbps", link_rate_mbps, SYSCTL_ZERO, &ndp_rate_max),
 	NDP_SYSCTL("pull_pacing_pct", pull_pacing_pct, &ndp_pct_min, &ndp_pct_max),
+	NDP_SYSCTL("pull_quantum", pull_quantum, SYSCTL_ONE, &ndp_quantum_max),
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),
 	NDP_SYSCTL("max_tw_buckets", max_tw_buckets, SYSCTL_ONE, &ndp_tw_buckets_max),
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),

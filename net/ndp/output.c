@@ -1364,6 +1364,7 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 	else if (nsk->snd.head && nsk->snd.first_sent && nsk->snd.peer_synced)
 		ndp_window_top_up(sk);
 	nsk->amp_blocked = false;
+	ndp_path_burst(sk, nsk->snd.unsched);
 	while (nsk->snd.unsched && nsk->snd.head) {
 		int amp = ndp_amp_check(sk, nsk->snd.head->len);
 
@@ -1389,6 +1390,7 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 	struct ndp_sock *nsk = ndp_sk(sk);
 
 	ndp_sock_assert_locked(sk);
+	ndp_path_burst(sk, nsk->snd.credit);
 	while (nsk->snd.credit) {
 		int amp = ndp_amp_check(sk, READ_ONCE(nsk->mss));
 
@@ -1406,6 +1408,7 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 		}
 		nsk->snd.credit--;
 	}
+	ndp_path_burst(sk, 0);
 }
 
 /*

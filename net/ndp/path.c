@@ -23,6 +23,15 @@
  * it).  Without paths for the peer everything takes path 0, exactly as
  * without multipath.
  *
+ * Bursts: packets the sender sends together (the credit of one pull, a
+ * pushed window) take one path in runs of up to net.ndp.pull_quantum
+ * (ndp_path_burst()), not one packet per path: a run leaves as one
+ * super-packet and is received as one GRO batch (offload.c), which
+ * packets of different paths never are (their flow labels or ports
+ * differ).  The receiver pulls in quanta of the same size (pull.c), and
+ * the switch port a run may meet holds two of them.  Retransmissions
+ * are picked one by one.  pull_quantum 1 sprays packet by packet.
+ *
  * Sprayed paths are discovered, not configured: with no configured path
  * for its peer and net.ndp.spray_paths >= 2, a connection makes that many
  * paths of its own (ndp_path_spray_start()), each with a random IPv6 flow
@@ -419,6 +428,14 @@ u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn)
 	rcu_read_lock();
 	if (!ndp_path_spray_start(sk) && syn)
 		goto out;
+	/* The rest of a burst keeps its path; a retransmission does not. */
+	if (nsk->mp.stick && !avoid && nsk->mp.last &&
+	    ndp_path_find_rcu(ndp_path_head(sk), nsk->mp.last)) {
+		nsk->mp.stick--;
+		id = nsk->mp.last;
+		goto out;
+	}
+	nsk->mp.stick = 0;
 	if (nsk->mp.pos >= nsk->mp.len)
 		ndp_path_new_round(sk);
 	if (!nsk->mp.len)
@@ -435,9 +452,34 @@ u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn)
 	}
 	if (nsk->mp.len)
 		id = r[nsk->mp.pos++];
+	if (!avoid && id) {
+		nsk->mp.last = id;
+		nsk->mp.stick = nsk->mp.burst ? nsk->mp.burst - 1 : 0;
+	}
 out:
 	rcu_read_unlock();
 	return id;
+}
+
+/**
+ * ndp_path_burst() - the sender is about to send @n new packets together
+ * @sk: the sender, locked.
+ * @n: packets (a pull's credit, a pushed window); 0 ends the burst.
+ *
+ * Each path then takes up to min(@n, net.ndp.pull_quantum) packets in a
+ * row before the next pick, so that a batch leaves as one super-packet
+ * and arrives as one GRO batch (a packet per path, the paper's spraying,
+ * would leave every packet alone); see "Bursts" at the top.
+ */
+void ndp_path_burst(struct sock *sk, u32 n)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 q = READ_ONCE(ndp_pernet(sock_net(sk))->pull_quantum);
+
+	ndp_sock_assert_locked(sk);
+	nsk->mp.burst = min3(n, q, (u32)NDP_PULL_QUANTUM_MAX);
+	if (!n)
+		nsk->mp.stick = 0;
 }
 
 /* Count a DATA packet sent on path @id (0: none). */

@@ -75,6 +75,7 @@ extern unsigned int ndp_ipproto;
 
 #define NDP_BIND_HASH_BITS	8
 #define NDP_PULL_BANDS		8	/* strict priority bands of a pull queue */
+#define NDP_PULL_QUANTUM_MAX	64	/* net.ndp.pull_quantum, packets */
 /* Link speed assumed when neither link_rate_mbps nor ethtool tells one. */
 #define NDP_DEFAULT_RATE_MBPS	10000
 /* An RTO this many jiffies late waits one more tick for the receive path. */
@@ -129,6 +130,9 @@ struct ndp_encap_net;
  * @link_rate_mbps: pull pacing rate; 0 = use the device's ethtool speed,
  *	falling back to 10000.
  * @pull_pacing_pct: fraction of the link rate pulls aim at, percent.
+ * @pull_quantum: most packets one pull grants (pull.c, "Quanta"); also
+ *	the longest run of packets a sprayed connection keeps on one path
+ *	(path.c).  1: a pull per packet, as the paper's.
  * @time_wait_ms: lifetime of time-wait state at both ends.
  * @max_tw_buckets: time-wait records per namespace, at most; beyond it
  *	the oldest record is evicted.
@@ -194,6 +198,7 @@ struct ndp_net {
 	u32			rto_init_us;
 	u32			link_rate_mbps;
 	u32			pull_pacing_pct;
+	u32			pull_quantum;
 	u32			time_wait_ms;
 	u32			max_tw_buckets;
 	u32			max_embryonic;
@@ -268,6 +273,10 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
  *	expiry pulls for a socket by its free receive room.
  * @mtu: device MTU (size of a pull of unknown size); follows the device.
  * @rate_mbps: device speed read under RTNL (0 = unknown); follows it.
+ * @late_ns: how late the timer's expiries fire, a moving average (1/8);
+ *	sizes the quantum (pull.c, "Quanta").
+ * @hold_ns: a lone socket owed less than a quantum waits until then for
+ *	the rest of it (pull.c, "Quanta").
  * @rate_work: first read of the device speed (a queue is created in
  *	softirq; the netdevice notifier reads it on later changes).
  * @rcu: freed after a grace period (lockless readers of &ndp_sock.pq).
@@ -284,6 +293,8 @@ struct ndp_pullq {
 	struct hrtimer		timer;
 	u64			next_ns;
 	u64			interval_ns;
+	u64			late_ns;
+	u64			hold_ns;
 	u32			pass;
 	u32			mtu;
 	u32			rate_mbps;
@@ -609,6 +620,11 @@ struct ndp_sock_snd {
  * @pos: next entry of @round to use; a new round starts at @len.
  * @spray: the connection's flow-label paths, or NULL (path.c); set once
  *	under the socket lock, freed with the socket.
+ * @burst: packets the sender is about to send together (a pull's credit,
+ *	a pushed window; ndp_path_burst()): each path takes up to that many
+ *	in a row.
+ * @stick: packets still to take path @last before the next pick.
+ * @last: path of the last new packet picked.
  *
  * Under the socket lock.
  */
@@ -616,6 +632,9 @@ struct ndp_sock_mp {
 	u8			round[NDP_PATHS_PER_DST];
 	u8			len;
 	u8			pos;
+	u8			burst;
+	u8			stick;
+	u8			last;
 	struct ndp_spray	*spray;
 };
 
@@ -1149,6 +1168,7 @@ struct ndp_path *ndp_path_find(struct ndp_net *nn, u32 id);
 void ndp_path_insert(struct ndp_net *nn, struct ndp_path *p);
 void ndp_path_remove(struct ndp_net *nn, struct ndp_path *p);
 struct ndp_path *ndp_path_next_rcu(struct ndp_net *nn, struct ndp_path *p);
+void ndp_path_burst(struct sock *sk, u32 n);
 u8 ndp_path_pick(struct sock *sk, u8 avoid, bool syn);
 void ndp_path_sent(struct sock *sk, u8 id, bool rtx);
 bool ndp_path_steer(struct sock *sk, u8 id, const struct ndp_flow *fl,

@@ -9,9 +9,15 @@
 # (drivers/net/veth.c: NAPI for a sender's socket-owned packets).
 #
 #   gro off          the default veth: no batches (InGroBatches stays 0),
-#                    one ACK per DATA packet;
+#                    one ACK per DATA packet; pulls grant quanta
+#                    (net.ndp.pull_quantum, pull.c): the sender gets at
+#                    least two packets' credit per PULL it receives, v4
+#                    and v6;
 #   gro on           transfers intact over IPv4 and IPv6 and both ways;
-#                    each family's run is batched (v4 and v6 apart);
+#                    each family's run is batched (v4 and v6 apart), IPv6
+#                    too although it sprays its packets over 16 flow
+#                    labels (net.ndp.spray_paths): a pull's credit keeps
+#                    one path (path.c, "Bursts");
 #                    batches carry several packets, ACKs report spans
 #                    (OutAckSpans) and are fewer than the DATA packets;
 #                    the sender takes every span (InBadReports stays 0);
@@ -33,7 +39,7 @@ NDP_MTU=1500
 xfer_setup
 ndp_lib_require_cmd ethtool tc sha256sum
 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 23
+ndp_lib_plan 26
 
 A() { ip netns exec "$ns_a" "$@"; }
 B() { ip netns exec "$ns_b" "$@"; }
@@ -44,6 +50,23 @@ ndp_lib_check "gro off: v4 1M a->b intact" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 1
 s1=$(xfer_stats "$ns_a" "$ns_b")
 xfer_expect_delta "gro off: no batches at b" "$s0" "$s1" "$ns_b" 0 InGroBatches
 xfer_expect_delta "gro off: no ACK spans from b" "$s0" "$s1" "$ns_b" 0 OutAckSpans
+
+# pulls_in_quanta BEFORE AFTER: a sent at least two DATA packets per PULL
+# it received (one pull per packet: as many PULLs as packets, less the
+# window pushed before the first).
+pulls_in_quanta()
+{
+	local d p
+	d=$(xfer_delta "$1" "$2" "$ns_a" OutData)
+	p=$(xfer_delta "$1" "$2" "$ns_a" InPulls)
+	echo "a sent $d DATA packets for $p PULLs received"
+	[ "$p" -gt 0 ] && [ "$d" -ge $((2 * p)) ]
+}
+ndp_lib_check "gro off: v4 pulls grant quanta" pulls_in_quanta "$s0" "$s1"
+s0=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "gro off: v6 1M a->b intact" xfer_run "$ns_a" "$ns_b" fd00:1::2 6 1M 0 1 120
+s1=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "gro off: v6 pulls grant quanta" pulls_in_quanta "$s0" "$s1"
 
 # --- GRO on at both ends --------------------------------------------------------
 gro_on()
