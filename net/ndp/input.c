@@ -1562,13 +1562,15 @@ drop:
 }
 
 /**
- * ndp_rcv_list() - receive a batch GRO built
+ * ndp_rcv_list() - receive a batch
  * @skb: its first packet, checked by the IP handler like any packet.
  * @list: the others (ndp_gro_unbatch()), each a whole NDP packet.
  * @fl: the flow, from @skb.
+ * @gro: GRO built it (else a sender did; offload.c).
  *
- * GRO (offload.c) chains only consecutive DATA of one connection, each
- * packet's checksums verified, so the connection is looked up once, its
+ * A batch holds only consecutive DATA of one connection, each packet's
+ * checksums verified by GRO or its header checked and its payload summed
+ * by the sending kernel (offload.c), so the connection is looked up once, its
  * lock taken once and the batch answered by one ACK per run (struct
  * ndp_ack_batch); if a user owns the socket, each packet waits in its
  * backlog instead (one ACK each when the user runs it).  Each packet
@@ -1577,7 +1579,7 @@ drop:
  * everything.
  */
 int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
-		 struct ndp_flow *fl)
+		 struct ndp_flow *fl, bool gro)
 {
 	struct net *net = dev_net(skb->dev);
 	struct ndp_ack_batch ab = {};
@@ -1591,8 +1593,12 @@ int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
 	skb->next = list;
 	for (seg = list; seg; seg = seg->next)
 		n++;
-	NDP_INC_STATS(net, NDP_MIB_INGROBATCHES);
-	NDP_ADD_STATS(net, NDP_MIB_INGROPKTS, n);
+	if (gro) {
+		NDP_INC_STATS(net, NDP_MIB_INGROBATCHES);
+		NDP_ADD_STATS(net, NDP_MIB_INGROPKTS, n);
+	} else {
+		NDP_ADD_STATS(net, NDP_MIB_INGSOSEGS, n);
+	}
 	NDP_ADD_STATS(net, NDP_MIB_INPKTS, n - 1);
 
 	sk = skb->pkt_type == PACKET_HOST ? ndp_conn_lookup(net, fl) : NULL;

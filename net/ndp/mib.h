@@ -129,10 +129,12 @@ enum ndp_mib_field {
 	 * callback (counted in the namespace of the device that cut them)
 	 */
 	NDP_MIB_GSOSEGMENTS,
-	/* InGsoPkts: super-packets that reached the receive handler, cut
-	 * into their packets there
+	/* InGsoPkts: super-packets (a sender's batches) that reached the
+	 * receive handler whole
 	 */
 	NDP_MIB_INGSOPKTS,
+	/* InGsoSegs: DATA packets received inside them */
+	NDP_MIB_INGSOSEGS,
 	/* LateSynOpens: passive connections created by a first-window packet
 	 * other than the first (syn_off > 0)
 	 */

@@ -1,49 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NDP: segmentation offload (GSO) for IPv4 and IPv6.
+ * NDP: batches of packets through the stack (GSO and GRO), IPv4 and IPv6.
  *
- * A super-packet is what the sender (output.c) hands to IP instead of a
- * run of consecutive DATA packets of one connection on one path: one IP
- * header, the NDP header of the first packet, and the payloads of all
- * the packets back to back (the first in the head's page fragments, the
- * others as page-only skbs on its frag_list).  skb_shinfo()->gso_size is
- * the payload of every packet but the last, which may be shorter.
+ * A sender's batch is what the sender (output.c, ndp_gso_batch()) hands
+ * to IP instead of a run of consecutive DATA packets of one connection on
+ * one path (the grant of one pull, a pushed window): the first packet in
+ * the head behind the IP header, every other one whole, its own NDP
+ * header in front of its payload, on the head's frag_list.  Every header
+ * is the one the packet would have had alone, header checksum included
+ * (ndp_xmit_dst()); skb_shinfo()->gso_size is the payload of every packet
+ * but the last, which may be shorter and alone may carry LAST or FIN.
  *
- * The header of packet i of the batch follows from the first one, which
- * the sender guarantees before it adds a packet to a batch:
- *   - psn = psn_0 + i, and syn_off = syn_off_0 + i when SYN is set;
- *   - prio = prio_0 - i * gso_size (U32_MAX stays U32_MAX);
- *   - flags are the same, except that LAST and FIN (NDP_F_GSO_TAIL),
- *     carried by the super-packet's header, belong to the last packet;
- *   - paylen and the payload checksum are those of the packet's own
- *     payload: the sum the sender computed while copying it, which each
- *     packet keeps in the header in front of its payload on the frag_list
- *     (ndp_gso_sums()); for a super-packet not laid out that way,
- *     skb_segment() sums each segment as it cuts it, as it does for any
- *     protocol whose checksum the device cannot offload.  The header
- *     checksum is computed again for each packet.
- * So every packet on the wire is a complete NDP packet, identical to the
- * one the sender would have sent alone; the IP layer's callbacks
- * (inet_gso_segment(), ipv6_gso_segment()) fix IP length, id and checksum.
+ * Its gso_type is NDP_SKB_GSO_BATCH (SKB_GSO_FRAGLIST), the layout GRO
+ * gives UDP's fraglist batches: a device passes a GSO packet on whole
+ * when it declares every bit of its gso_type (net_gso_ok()) and takes
+ * frag_lists, which veth, loopback, bridges and the other software
+ * devices do (NETIF_F_GSO_SOFTWARE) and no NIC driver of the supported
+ * kernels does.  So a batch between namespaces of one host crosses each
+ * veth, IP input and output once, as TCP's 64 KB super-packets do; it is
+ * cut (ndp_gso_segment(): the packets are taken off the list, each given
+ * a copy of the IP header, no payload touched) where single packets are
+ * needed: validate_xmit_skb() for any other device (virtio-net, NICs,
+ * tunnels), sch_ndp's enqueue (trimming is per packet), netem's
+ * corruption, tbf.  Forwarding passes it on whole (ip_forward() checks
+ * each packet against the MTU through gso_size).
  *
- * The gso_type is NDP_SKB_GSO_TYPE (SKB_GSO_TUNNEL_REMCSUM): a device
- * passes a GSO packet on unsegmented only when it declares every bit of
- * its gso_type among its features (net_gso_ok()), and no driver declares
- * NETIF_F_GSO_TUNNEL_REMCSUM: not veth or loopback (NETIF_F_GSO_SOFTWARE
- * and NETIF_F_GSO_ENCAP_ALL do not contain it), nor any NIC.  The bit is
- * only ever interpreted by the UDP tunnel segmentation, which the
- * IP layer never calls for NDP's protocol number: software segmentation
- * dispatches on the IP protocol, so validate_xmit_skb() (and a qdisc's
- * skb_gso_segment()) always ends here.  The TCP and UDP types were no
- * choice: veth and NICs would pass them on as TCP or UDP, and
- * inet_gso_segment() treats SKB_GSO_UDP as IP fragmentation.
+ * The receive handler takes a batch apart (ndp_gro_unbatch()) after
+ * checking that every packet is the next one of the same connection and
+ * path with a valid header checksum (ndp_batch_ok()); the payload sums
+ * are the sender's, computed as it copied the data, and are trusted as
+ * TCP trusts CHECKSUM_PARTIAL across veth: only this kernel makes such a
+ * batch (devices, taps and packet sockets can only make TCP's and UDP's
+ * GSO types), and what would alter a payload on the way cuts it first.
  *
- * A super-packet never leaves the host.  If one arrives anyway (a device
- * or a module that passes GSO packets up), the receive path cuts it with
- * the same callback before looking at it (plumbing.c), after checking
- * its header checksum; its payload checksums are the sender's (or, if
- * it is not laid out as the sender builds them, computed afresh, and
- * then cannot catch a corruption upstream).
+ * GRO (below) builds the same layout from packets that arrived one by
+ * one, each verified, with a gso_type no device declares
+ * (NDP_SKB_GSO_TYPE | SKB_GSO_FRAGLIST): only the receive handler takes
+ * it.
  */
 
 #define pr_fmt(fmt) "NDP: " fmt
@@ -60,29 +53,136 @@
 #include "protocol.h"
 
 /*
- * Rewrite the NDP header of each segment from the super-packet's header
- * @h, as the comment at the top of this file says.
+ * Whether member @m of the batch headed by @h (the first packet's header)
+ * is its packet number @i: a whole DATA packet of the same connection and
+ * path, the header the sender gives a batch's packets (ndp_gso_can_add()).
  */
-static void ndp_gso_fix_segs(struct sk_buff *segs, const struct ndphdr *h,
-			     unsigned int mss, const __sum16 *sums, bool v4)
+static bool ndp_batch_member_ok(const struct sk_buff *m,
+				const struct ndphdr *h, u32 i, u32 mss)
 {
+	const struct ndphdr *nh = (const struct ndphdr *)m->data;
 	u16 flags = ntohs(h->flags);
-	struct sk_buff *seg;
-	u32 i = 0;
 
-	for (seg = segs; seg; seg = seg->next, i++) {
+	if (skb_headlen(m) < NDP_HDR_LEN || m->len <= NDP_HDR_LEN ||
+	    m->len - NDP_HDR_LEN > mss || !ndp_hdr_is_sane(nh) ||
+	    nh->type != NDP_PKT_DATA || nh->doff != NDP_HDR_WORDS ||
+	    nh->source != h->source || nh->dest != h->dest ||
+	    nh->nonce != h->nonce || nh->path != h->path ||
+	    ntohs(nh->paylen) != m->len - NDP_HDR_LEN ||
+	    (ntohs(nh->flags) & ~NDP_F_GSO_TAIL) != flags ||
+	    ntohl(nh->psn) != ntohl(h->psn) + i)
+		return false;
+	return !(flags & NDP_F_SYN) ||
+	       ntohl(nh->syn_off) == ntohl(h->syn_off) + i;
+}
+
+/**
+ * ndp_batch_ok() - check a sender's batch before its packets are used
+ * @skb: the batch, data at its first NDP header.
+ *
+ * Every packet on the frag_list must be the next DATA packet of the same
+ * connection and path, full sized but the last, and nothing but the last
+ * may carry LAST or FIN; the first packet's header is checked by whoever
+ * takes the batch, as any packet's.
+ *
+ * Return: the number of packets, or 0 if the batch is not one.
+ */
+u32 ndp_batch_ok(const struct sk_buff *skb)
+{
+	const struct ndphdr *h = ndp_hdr(skb);
+	u32 mss = skb_shinfo(skb)->gso_size, i = 1;
+	unsigned int len = skb->len;
+	const struct sk_buff *m;
+
+	if (skb_headlen(skb) < NDP_HDR_LEN || !ndp_hdr_is_sane(h) ||
+	    h->type != NDP_PKT_DATA || h->doff != NDP_HDR_WORDS ||
+	    ndp_hdr_has(h, NDP_F_TRIMMED | NDP_F_RTS | NDP_F_GSO_TAIL) ||
+	    !mss || mss >= GSO_BY_FRAGS || ntohs(h->paylen) != mss ||
+	    !skb_has_frag_list(skb))
+		return 0;
+	skb_walk_frags(skb, m) {
+		/* Only the last packet may be short or end the message. */
+		if (!ndp_batch_member_ok(m, h, i, mss) ||
+		    (m->next && (m->len != NDP_HDR_LEN + mss ||
+				 ndp_hdr_has((const struct ndphdr *)m->data,
+					     NDP_F_GSO_TAIL))) ||
+		    i >= NDP_GSO_SEGS_MAX)
+			return 0;
+		len -= m->len;
+		i++;
+	}
+	/* The first packet is what the frag_list leaves. */
+	return len == NDP_HDR_LEN + mss ? i : 0;
+}
+
+/*
+ * A sender's batch (output.c, ndp_gso_batch()) is cut: its packets are
+ * already whole on the frag_list, each behind its own NDP header; each
+ * gets a copy of the IP header in front (skb_segment_list() copies the
+ * link header and the skb's state; the IP layer's callbacks then set
+ * each one's length, id and checksum), and its header checksum is
+ * computed again over the addresses that header holds (a NAT on the way
+ * may have rewritten them, as it would a single packet's).
+ */
+#define NDP_GSO_TUNNEL_BITS	(SKB_GSO_GRE | SKB_GSO_GRE_CSUM |	\
+				 SKB_GSO_IPXIP4 | SKB_GSO_IPXIP6 |	\
+				 SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM)
+
+static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
+				       netdev_features_t features, bool v4)
+{
+	bool own = skb->destructor == sock_wfree;
+	unsigned int nhlen, truesize = 0, charged = skb->truesize;
+	struct sk_buff *segs, *seg, *m;
+	struct sock *sk;
+	u32 n = 0;
+
+	/* Inside a tunnel (vxlan, geneve, GRE, ...) its bits come along. */
+	if ((skb_shinfo(skb)->gso_type & ~(SKB_GSO_DODGY | NDP_GSO_TUNNEL_BITS)) !=
+	    NDP_SKB_GSO_BATCH)
+		return ERR_PTR(-EINVAL);
+	n = ndp_batch_ok(skb);
+	if (!n || (skb_shinfo(skb)->gso_segs &&
+		   skb_shinfo(skb)->gso_segs != n))
+		return ERR_PTR(-EINVAL);
+	n = 0;
+	nhlen = skb_transport_offset(skb) - skb_network_offset(skb);
+	/*
+	 * Room in front of each packet for the headers skb_segment_list()
+	 * copies there (link, and a tunnel's outer ones) and its own IP
+	 * header.
+	 */
+	skb_walk_frags(skb, m) {
+		if (skb_headroom(m) < nhlen + skb_mac_header_len(skb) +
+				      skb_tnl_header_len(skb) ||
+		    skb_header_cloned(m))
+			return ERR_PTR(-EINVAL);
+	}
+	skb_walk_frags(skb, m) {
+		skb_reset_transport_header(m);
+		skb_set_network_header(m, -(int)nhlen);
+		memcpy(skb_network_header(m), skb_network_header(skb), nhlen);
+	}
+	/*
+	 * The segments share the socket's write memory charge, as UDP's do;
+	 * cleared here so that it is not handed to the first segment alone.
+	 */
+	sk = skb->sk;
+	if (own) {
+		skb->destructor = NULL;
+		skb->sk = NULL;
+	}
+	segs = skb_segment_list(skb, features, skb_mac_header_len(skb));
+	if (IS_ERR_OR_NULL(segs)) {
+		if (own) {
+			skb->destructor = sock_wfree;
+			skb->sk = sk;
+		}
+		return segs;
+	}
+	for (seg = segs; seg; seg = seg->next) {
 		struct ndphdr *nh = ndp_hdr(seg);
-		u32 len = seg->len - skb_transport_offset(seg) - NDP_HDR_LEN;
 
-		*nh = *h;
-		nh->psn = htonl(ntohl(h->psn) + i);
-		if (flags & NDP_F_SYN)
-			nh->syn_off = htonl(ntohl(h->syn_off) + i);
-		nh->prio = htonl(ndp_gso_prio(ntohl(h->prio), i, mss));
-		if (seg->next)
-			nh->flags = htons(flags & ~NDP_F_GSO_TAIL);
-		nh->paylen = htons(len);
-		nh->pcsum = sums ? sums[i] : csum_fold(SKB_GSO_CB(seg)->csum);
 		if (v4) {
 			const struct iphdr *iph = ip_hdr(seg);
 
@@ -95,101 +195,6 @@ static void ndp_gso_fix_segs(struct sk_buff *segs, const struct ndphdr *h,
 					    ndp_ipproto);
 		}
 		seg->ip_summed = CHECKSUM_NONE;
-	}
-}
-
-/*
- * The payload checksums of a batch the sender built (ndp_gso_batch()):
- * computed while copying from the user (output.c), they are in the header
- * each packet of the batch keeps in front of its payload, so the cut need
- * not sum the payload again.  False if @skb (at its payload, @n packets)
- * is not laid out that way: the cut then sums each segment.
- */
-static bool ndp_gso_sums(struct sk_buff *skb, const struct ndphdr *h,
-			 unsigned int mss, __sum16 *sums)
-{
-	unsigned int i = 1, len = skb->len;
-	struct sk_buff *l;
-
-	sums[0] = h->pcsum;
-	skb_walk_frags(skb, l) {
-		if (i >= NDP_GSO_SUMS_MAX || skb_headlen(l) || l->len > mss ||
-		    skb_transport_header(l) + NDP_HDR_LEN != l->data)
-			return false;
-		sums[i++] = ndp_hdr(l)->pcsum;
-		len -= l->len;
-	}
-	/* Packet i is the head's payload, then frag_list member i - 1. */
-	return i > 1 && len == mss;
-}
-
-static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
-				       netdev_features_t features, bool v4)
-{
-	__sum16 sums[NDP_GSO_SUMS_MAX];
-	bool have_sums;
-	unsigned int mss = skb_shinfo(skb)->gso_size;
-	bool own = skb->destructor == sock_wfree;
-	struct sk_buff *segs, *seg;
-	unsigned int truesize = 0;
-	struct sock *sk;
-	struct ndphdr h;
-	int n = 0;
-
-	if ((skb_shinfo(skb)->gso_type & ~SKB_GSO_DODGY) != NDP_SKB_GSO_TYPE ||
-	    !pskb_may_pull(skb, NDP_HDR_LEN))
-		return ERR_PTR(-EINVAL);
-	h = *ndp_hdr(skb);
-	if (!ndp_hdr_is_sane(&h) || h.type != NDP_PKT_DATA ||
-	    h.doff != NDP_HDR_WORDS || ndp_hdr_has(&h, NDP_F_TRIMMED) ||
-	    !mss || mss >= GSO_BY_FRAGS || skb->len <= NDP_HDR_LEN + mss)
-		return ERR_PTR(-EINVAL);
-	/*
-	 * The first packet's header says how long each packet is: a
-	 * gso_size rewritten on the way (e.g. by a BPF program) would cut
-	 * the stream at other offsets than the psns it numbers, with fresh
-	 * payload checksums the receiver would trust.
-	 */
-	if (ntohs(h.paylen) != mss ||
-	    (skb_shinfo(skb)->gso_segs &&
-	     skb_shinfo(skb)->gso_segs !=
-	     DIV_ROUND_UP(skb->len - NDP_HDR_LEN, mss)))
-		return ERR_PTR(-EINVAL);
-
-	__skb_pull(skb, NDP_HDR_LEN);
-	/*
-	 * The segments share the socket's write memory charge, as UDP's do;
-	 * cleared here so that skb_segment() does not hand it to the last
-	 * segment alone.
-	 */
-	sk = skb->sk;
-	if (own) {
-		skb->destructor = NULL;
-		skb->sk = NULL;
-	}
-	/*
-	 * With the sums at hand, skb_segment() is told the device checksums
-	 * (it then sums nothing; no GSO bit, so it cuts every packet).
-	 * Otherwise no checksum offload: it sums each segment's payload into
-	 * SKB_GSO_CB(seg)->csum, which is the payload checksum we need.
-	 */
-	have_sums = ndp_gso_sums(skb, &h, mss, sums);
-	if (have_sums)
-		features = (features & ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK)) |
-			   NETIF_F_HW_CSUM;
-	else
-		features &= ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_PARTIAL);
-	segs = skb_segment(skb, features);
-	if (IS_ERR_OR_NULL(segs)) {
-		if (own) {
-			skb->destructor = sock_wfree;
-			skb->sk = sk;
-		}
-		return segs;
-	}
-
-	ndp_gso_fix_segs(segs, &h, mss, have_sums ? sums : NULL, v4);
-	for (seg = segs; seg; seg = seg->next) {
 		n++;
 		if (own) {
 			seg->destructor = sock_wfree;
@@ -198,16 +203,19 @@ static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 		}
 	}
 	if (own) {
-		/* The segments now hold what the super-packet was charged. */
-		if (truesize > skb->truesize)
-			refcount_add(truesize - skb->truesize,
-				     &sk->sk_wmem_alloc);
+		/*
+		 * The segments now hold what the batch was charged (the
+		 * first segment is @skb, whose truesize some kernels lower
+		 * by the packets taken off its list, and others do not).
+		 */
+		if (truesize > charged)
+			refcount_add(truesize - charged, &sk->sk_wmem_alloc);
 		else
-			WARN_ON_ONCE(refcount_sub_and_test(skb->truesize - truesize,
+			WARN_ON_ONCE(refcount_sub_and_test(charged - truesize,
 							   &sk->sk_wmem_alloc));
 	}
-	if (skb->dev)
-		NDP_ADD_STATS(dev_net(skb->dev), NDP_MIB_GSOSEGMENTS, n);
+	if (segs->dev)
+		NDP_ADD_STATS(dev_net(segs->dev), NDP_MIB_GSOSEGMENTS, n);
 	return segs;
 }
 
@@ -409,21 +417,108 @@ static int ndp_gro_complete(struct sk_buff *skb, int nhoff)
 }
 
 /*
+ * Whether every packet of a sender's batch @skb (at its first NDP header,
+ * IP done) is one (ndp_batch_ok()) with a header checksum over the
+ * batch's addresses.  Their payload checksums are not summed again: a
+ * batch is built only by this host's kernel (no device, tap or packet
+ * socket can make a frag_list batch: their GSO types are TCP's and
+ * UDP's), the sender summed each payload as it copied it, and the batch
+ * reached us without leaving memory, as TCP trusts CHECKSUM_PARTIAL
+ * across veth.  What would change a payload on the way (netem's
+ * corruption) cuts the batch first, and single packets are checked.
+ */
+static bool ndp_batch_rcv_ok(struct sk_buff *skb)
+{
+	struct sk_buff *m;
+
+	if (!ndp_batch_ok(skb))
+		return false;
+	skb_walk_frags(skb, m) {
+		const struct ndphdr *nh = (const struct ndphdr *)m->data;
+		bool ok;
+
+		if (skb->protocol == htons(ETH_P_IP))
+			ok = ndp_v4_hdr_csum_ok(nh, ip_hdr(skb)->saddr,
+						ip_hdr(skb)->daddr,
+						ndp_ipproto);
+		else
+			ok = ndp_v6_hdr_csum_ok(nh, &ipv6_hdr(skb)->saddr,
+						&ipv6_hdr(skb)->daddr,
+						ndp_ipproto);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* The IP header in front of @skb (data at NDP) says @skb's own length. */
+static void ndp_batch_iph_len(struct sk_buff *skb)
+{
+	unsigned int nhlen = skb_network_header_len(skb);
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		struct iphdr *iph = ip_hdr(skb);
+
+		iph->tot_len = htons(nhlen + skb->len);
+		ip_send_check(iph);
+	} else {
+		ipv6_hdr(skb)->payload_len =
+			htons(nhlen - sizeof(struct ipv6hdr) + skb->len);
+	}
+}
+
+/*
+ * Give packet @seg of a sender's batch @skb the IP header it would have
+ * arrived with alone (a copy of the batch's, its own length): the receive
+ * path reads the ECN and DSCP bits and the addresses there, socket filters
+ * the rest.  A packet GRO chained kept its own.
+ */
+static int ndp_batch_seg_iph(const struct sk_buff *skb, struct sk_buff *seg)
+{
+	unsigned int nhlen = skb_network_header_len(skb);
+
+	if (skb_cow_head(seg, nhlen))
+		return -ENOMEM;
+	skb_set_network_header(seg, -(int)nhlen);
+	memcpy(skb_network_header(seg), skb_network_header(skb), nhlen);
+	ndp_batch_iph_len(seg);
+	return 0;
+}
+
+/*
  * Take a batch apart (@skb at its first NDP header, IP done): @skb is
  * left holding its first packet and the others are returned as a list,
  * each with its data at its own NDP header and what the IP layer set on
- * @skb (device, input interface, control block).  NULL if @skb is not a
- * batch GRO built, or on allocation failure (@skb is then freed).
+ * @skb (device, input interface, control block).  *@gro: GRO built it
+ * (else a sender did, which crossed the devices whole).  NULL if @skb is
+ * not a batch, or when it is bad or memory is short (@skb is then freed).
  */
-struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed)
+struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed, bool *gro)
 {
 	unsigned int len = 0, truesize = 0;
 	struct sk_buff *list, **pp, *seg;
 
 	*freed = false;
-	if (skb_shinfo(skb)->gso_type != (NDP_SKB_GSO_TYPE | SKB_GSO_FRAGLIST) ||
+	*gro = skb_shinfo(skb)->gso_type == (NDP_SKB_GSO_TYPE | SKB_GSO_FRAGLIST);
+	if ((!*gro && skb_shinfo(skb)->gso_type != NDP_SKB_GSO_BATCH) ||
 	    !skb_has_frag_list(skb))
 		return NULL;
+	if (!*gro) {
+		NDP_INC_STATS(dev_net(skb->dev), NDP_MIB_INGSOPKTS);
+		if (!ndp_batch_rcv_ok(skb)) {
+			*freed = true;
+			NDP_INC_STATS(dev_net(skb->dev), NDP_MIB_INERRS);
+			kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
+			return NULL;
+		}
+	}
+	/*
+	 * Still charged to its sender when it came without crossing into
+	 * another namespace (tc mirred on lo): the charge is the whole
+	 * batch's truesize, which changes below, so it ends here, as it
+	 * would at a device.
+	 */
+	skb_orphan(skb);
 	/* A tap may hold a clone sharing the frag_list: unshare it. */
 	if (skb_cloned(skb) && pskb_expand_head(skb, 0, 0, GFP_ATOMIC))
 		goto bad;
@@ -444,6 +539,10 @@ struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed)
 			*pp = nseg;
 			seg = nseg;
 		}
+		if (!*gro && ndp_batch_seg_iph(skb, seg)) {
+			kfree_skb_list(list);
+			goto bad;
+		}
 		len += seg->len;
 		truesize += seg->truesize;
 		seg->dev = skb->dev;
@@ -459,6 +558,8 @@ struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed)
 	skb->data_len -= len;
 	skb->truesize -= truesize;
 	skb_gso_reset(skb);
+	/* Unshared above: the first packet's header is ours to fix. */
+	ndp_batch_iph_len(skb);
 	return list;
 bad:
 	*freed = true;
@@ -482,27 +583,6 @@ static const struct net_offload ndp6_offload = {
 		.gro_complete	= ndp_gro_complete,
 	},
 };
-
-/*
- * Cut a super-packet that reached the receive handler (@skb->data at the
- * NDP header) into its packets; NULL if it cannot be.  Called before the
- * packet is looked at, like udp_rcv_segment().
- */
-struct sk_buff *ndp_rcv_segment(struct sk_buff *skb)
-{
-	struct sk_buff *segs;
-
-	if (!skb_mac_header_was_set(skb))
-		return NULL;
-	/* Back to the link-layer header, where segmentation starts. */
-	__skb_push(skb, -skb_mac_offset(skb));
-	/* Not a checksum the device left us to complete. */
-	skb->ip_summed = CHECKSUM_UNNECESSARY;
-	segs = __skb_gso_segment(skb, NETIF_F_SG, false);
-	if (IS_ERR_OR_NULL(segs))
-		return NULL;
-	return segs;
-}
 
 /* inet_add_offload() and inet6_add_offload() return -1 when taken. */
 int __init ndp_offload_init(void)

@@ -325,6 +325,42 @@ static bool ndp_is_ctrl(const struct ndphdr *nh)
 	       (ntohs(nh->flags) & NDP_F_TRIMMED);
 }
 
+/* ndp_send_pkt for @skb's packet, and for each packet of a batch. */
+static void ndp_trace_send(const struct ndp_flow *fl, struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+	struct sk_buff *m;
+
+	if (!trace_ndp_send_pkt_enabled())
+		return;
+	skb_walk_frags(skb, m)
+		len -= m->len;
+	trace_ndp_send_pkt(&fl->laddr, &fl->raddr, ndp_hdr(skb), len);
+	skb_walk_frags(skb, m)
+		trace_ndp_send_pkt(&fl->laddr, &fl->raddr, ndp_hdr(m), m->len);
+}
+
+/* Header checksums of @skb's packet, and of each packet of a batch. */
+static void ndp_hdr_csum_set(const struct ndp_flow *fl, struct sk_buff *skb)
+{
+	struct sk_buff *m;
+
+	if (fl->family == AF_INET) {
+		__be32 saddr = fl->laddr.s6_addr32[3];
+		__be32 daddr = fl->raddr.s6_addr32[3];
+
+		ndp_v4_hdr_csum_set(ndp_hdr(skb), saddr, daddr, ndp_ipproto);
+		skb_walk_frags(skb, m)
+			ndp_v4_hdr_csum_set(ndp_hdr(m), saddr, daddr,
+					    ndp_ipproto);
+		return;
+	}
+	ndp_v6_hdr_csum_set(ndp_hdr(skb), &fl->laddr, &fl->raddr, ndp_ipproto);
+	skb_walk_frags(skb, m)
+		ndp_v6_hdr_csum_set(ndp_hdr(m), &fl->laddr, &fl->raddr,
+				    ndp_ipproto);
+}
+
 /*
  * Hand one packet whose NDP header is at skb->data to IPv4 or IPv6 on
  * route @dst (a reference the packet takes over), in UDP to port @encap
@@ -354,7 +390,7 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	struct flowi6 fl6;
 	u8 tos;
 
-	trace_ndp_send_pkt(&fl->laddr, &fl->raddr, nh, skb->len);
+	ndp_trace_send(fl, skb);
 	/*
 	 * A super-packet: its packets are what must fit the path MTU.  Its
 	 * checksums are complete, none left to a device (GSO wants
@@ -374,17 +410,12 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	/* In UDP, no address in the pseudo-header: NATs (encap.c). */
 	if (encap)
 		ndp_udp_hdr_csum_set(nh, ndp_ipproto);
+	if (!encap)
+		ndp_hdr_csum_set(fl, skb);
 	if (fl->family == AF_INET) {
-		if (!encap)
-			ndp_v4_hdr_csum_set(nh, fl->laddr.s6_addr32[3],
-					    fl->raddr.s6_addr32[3],
-					    ndp_ipproto);
 		len += sizeof(struct iphdr);
 		tos = READ_ONCE(inet_sk(sk)->tos);
 	} else {
-		if (!encap)
-			ndp_v6_hdr_csum_set(nh, &fl->laddr, &fl->raddr,
-					    ndp_ipproto);
 		len += sizeof(struct ipv6hdr);
 		tos = READ_ONCE(inet6_sk(sk)->tclass);
 	}
@@ -498,9 +529,9 @@ static u32 ndp_hdrs_len(const struct sock *sk)
 /*
  * Whether @skb, next in the transmit queue, can join the batch of @n
  * packets behind @head as its packet number @n: consecutive DATA of the
- * same path whose header is exactly the one offload.c will derive from
- * @head's (see there), a full @mss of payload before it, at most @mss in
- * it, page fragments only.
+ * same path with the header offload.c checks (ndp_batch_ok()), @mss of
+ * payload in every packet before it, at most @mss in it, its payload in
+ * page fragments.
  */
 static bool ndp_gso_can_add(const struct sk_buff *head, u8 path, u32 mss,
 			    u32 n, const struct sk_buff *skb)
@@ -515,22 +546,24 @@ static bool ndp_gso_can_add(const struct sk_buff *head, u8 path, u32 mss,
 		return false;
 	if (ntohl(nh->psn) != ntohl(h->psn) + n ||
 	    ((flags & NDP_F_SYN) &&
-	     ntohl(nh->syn_off) != ntohl(h->syn_off) + n) ||
-	    ntohl(nh->prio) != ndp_gso_prio(ntohl(h->prio), n, mss))
+	     ntohl(nh->syn_off) != ntohl(h->syn_off) + n))
 		return false;
 	return len && len <= mss && skb_headlen(skb) == NDP_HDR_LEN &&
-	       head->len - NDP_HDR_LEN == n * mss;
+	       head->len == n * (NDP_HDR_LEN + mss);
 }
 
 /*
- * Make @head, a DATA packet about to leave on @dst, a super-packet
- * (offload.c) of the consecutive packets that follow it in @xmitq, when
- * the route's device segments in software (NETIF_F_GSO, the flag
- * "ethtool -K dev gso off" clears) and takes fragments.  Only packets
- * already released by the window and the pulls are in @xmitq, so a batch
- * never sends more than they allow; each packet keeps the header it
- * would have had alone, retransmissions included.  At most 64 KB of IP
- * packet and the device's gso_max_size and gso_max_segs.
+ * Make @head, a DATA packet about to leave on @dst, a batch (offload.c)
+ * of the consecutive packets that follow it in @xmitq, when the route's
+ * device segments in software (NETIF_F_GSO, the flag "ethtool -K dev gso
+ * off" clears) and takes fragments.  Each packet stays whole, its own
+ * header in front of its payload, on @head's frag_list: a device that
+ * passes frag_list batches (veth, bridges, loopback) carries it whole to
+ * the receiver, any other cuts it by taking the packets off the list.
+ * Only packets already released by the window and the pulls are in
+ * @xmitq, so a batch never sends more than they allow.  At most 64 KB
+ * of IP packet, NDP_GSO_SEGS_MAX packets and the device's gso_max_size
+ * and gso_max_segs.
  */
 static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 			  struct sk_buff *head, struct sk_buff_head *xmitq,
@@ -543,14 +576,10 @@ static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 	struct sk_buff **tail, *skb;
 	u32 max_len, max_segs, n;
 
-	/* A device with remote checksum offload would take the super-packet
-	 * for one of its UDP tunnel frames (offload.c): none does today.
-	 */
 	/* Carried in UDP (encap.c): one packet at a time. */
 	if (encap)
 		return;
-	if ((dev->features & (NETIF_F_GSO | NETIF_F_SG |
-			      NETIF_F_GSO_TUNNEL_REMCSUM)) !=
+	if ((dev->features & (NETIF_F_GSO | NETIF_F_SG)) !=
 	    (NETIF_F_GSO | NETIF_F_SG) || dst_xfrm(dst))
 		return;
 	if (!mss || h->flags & htons(NDP_F_GSO_TAIL | NDP_F_TRIMMED) ||
@@ -559,37 +588,28 @@ static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 		return;
 	max_len = min_t(u32, READ_ONCE(dev->gso_max_size),
 			GSO_LEGACY_MAX_SIZE - 1);
-	if (max_len < hlen + 2 * mss)
+	if (max_len < hlen + 2 * mss + NDP_HDR_LEN)
 		return;
-	max_len -= hlen;
-	max_segs = READ_ONCE(dev->gso_max_segs);
+	max_len -= hlen - NDP_HDR_LEN;	/* the IP header's */
+	max_segs = min_t(u32, READ_ONCE(dev->gso_max_segs), NDP_GSO_SEGS_MAX);
 
 	tail = &skb_shinfo(head)->frag_list;
 	for (n = 1; n < max_segs; n++) {
-		u32 len;
 		u16 f;
 
 		skb = skb_peek(xmitq);
 		if (!skb || !ndp_gso_can_add(head, path, mss, n, skb))
 			break;
-		len = skb->len - NDP_HDR_LEN;
-		if (head->len - NDP_HDR_LEN + len > max_len)
+		if (head->len + skb->len > max_len)
 			break;
 		f = ntohs(ndp_hdr(skb)->flags);
 		__skb_unlink(skb, xmitq);
-		__skb_pull(skb, NDP_HDR_LEN);
 		*tail = skb;
 		tail = &skb->next;
-		head->len += len;
-		head->data_len += len;
+		head->len += skb->len;
+		head->data_len += skb->len;
 		head->truesize += skb->truesize;
-		if (f & NDP_F_GSO_TAIL) {
-			/* Carried by the super-packet, given to its last. */
-			h->flags |= htons(f & NDP_F_GSO_TAIL);
-			n++;
-			break;
-		}
-		if (len < mss) {
+		if ((f & NDP_F_GSO_TAIL) || skb->len < NDP_HDR_LEN + mss) {
 			n++;
 			break;
 		}
@@ -597,7 +617,7 @@ static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 	if (n == 1)
 		return;
 	skb_shinfo(head)->gso_size = mss;
-	skb_shinfo(head)->gso_type = NDP_SKB_GSO_TYPE;
+	skb_shinfo(head)->gso_type = NDP_SKB_GSO_BATCH;
 	skb_shinfo(head)->gso_segs = n;
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTGSOPKTS);
 	NDP_ADD_STATS(sock_net(sk), NDP_MIB_OUTGSOSEGS, n);

@@ -75,48 +75,11 @@ static enum skb_drop_reason ndp_rcv_hdr(struct sk_buff *skb)
 	return SKB_NOT_DROPPED_YET;
 }
 
-/*
- * A super-packet (offload.c) reached us: no device we know passes one
- * on, but a module may.  Check its header, cut it into its packets and
- * receive each as if it had come alone.
- */
-static int ndp_rcv_gso(struct sk_buff *skb, bool v4)
+/* A GSO packet that is not a batch of ours (offload.c): drop it. */
+static int ndp_rcv_not_batch(struct sk_buff *skb)
 {
-	struct net *net = dev_net(skb->dev);
-	struct sk_buff *segs, *next;
-	struct ndphdr *nh;
-	bool ok;
-
-	NDP_INC_STATS(net, NDP_MIB_INGSOPKTS);
-	if (ndp_rcv_hdr(skb))
-		goto bad;
-	nh = ndp_hdr(skb);
-	if (v4)
-		ok = ndp_v4_hdr_csum_ok(nh, ip_hdr(skb)->saddr,
-					ip_hdr(skb)->daddr, ndp_ipproto);
-	else
-		ok = ndp_v6_hdr_csum_ok(nh, &ipv6_hdr(skb)->saddr,
-					&ipv6_hdr(skb)->daddr, ndp_ipproto);
-	if (!ok) {
-		NDP_INC_STATS(net, NDP_MIB_INCSUMERRS);
-		goto bad;
-	}
-	segs = ndp_rcv_segment(skb);
-	if (!segs)
-		goto bad;
-	consume_skb(skb);
-	skb_list_walk_safe(segs, skb, next) {
-		skb_mark_not_on_list(skb);
-		__skb_pull(skb, skb_transport_offset(skb));
-		if (v4)
-			ndp_v4_rcv(skb);
-		else
-			ndp_v6_rcv(skb);
-	}
-	return 0;
-bad:
-	NDP_INC_STATS(net, NDP_MIB_INERRS);
-	kfree_skb(skb);
+	NDP_INC_STATS(dev_net(skb->dev), NDP_MIB_INERRS);
+	kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
 	return 0;
 }
 
@@ -161,18 +124,18 @@ static int __ndp_v4_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 	struct rtable *rt;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
-	bool freed, ok;
+	bool freed, gro, ok;
 
 	if (skb_is_gso(skb)) {
-		/* GSO and GRO batches are native NDP's (offload.c). */
+		/* Batches are native NDP's (offload.c). */
 		if (encap) {
 			NDP_INC_STATS(net, NDP_MIB_INERRS);
 			kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
 			return 0;
 		}
-		list = ndp_gro_unbatch(skb, &freed);
+		list = ndp_gro_unbatch(skb, &freed, &gro);
 		if (!list)
-			return freed ? 0 : ndp_rcv_gso(skb, true);
+			return freed ? 0 : ndp_rcv_not_batch(skb);
 	}
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
 	reason = ndp_rcv_hdr(skb);
@@ -201,7 +164,7 @@ static int __ndp_v4_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 	fl.ifindex = ndp_skb_l3mdev_oif(skb);
 	fl.encap_dport = rport;
 	if (list)
-		return ndp_rcv_list(skb, list, &fl);
+		return ndp_rcv_list(skb, list, &fl, gro);
 	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);
@@ -408,7 +371,7 @@ static int __ndp_v6_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 	struct sk_buff *list = NULL;
 	struct ndp_flow fl;
 	struct ndphdr *nh;
-	bool freed, ok;
+	bool freed, gro, ok;
 
 	if (skb_is_gso(skb)) {
 		if (encap) {
@@ -416,9 +379,9 @@ static int __ndp_v6_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 			kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
 			return 0;
 		}
-		list = ndp_gro_unbatch(skb, &freed);
+		list = ndp_gro_unbatch(skb, &freed, &gro);
 		if (!list)
-			return freed ? 0 : ndp_rcv_gso(skb, false);
+			return freed ? 0 : ndp_rcv_not_batch(skb);
 	}
 	NDP_INC_STATS(net, NDP_MIB_INPKTS);
 	reason = ndp_rcv_hdr(skb);
@@ -445,7 +408,7 @@ static int __ndp_v6_rcv(struct sk_buff *skb, bool encap, __be16 rport)
 	fl.ifindex = ndp_skb_l3mdev_oif(skb);
 	fl.encap_dport = rport;
 	if (list)
-		return ndp_rcv_list(skb, list, &fl);
+		return ndp_rcv_list(skb, list, &fl, gro);
 	return ndp_rcv(skb, &fl);
 bad:
 	NDP_INC_STATS(net, NDP_MIB_INERRS);

@@ -77,6 +77,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_OUTGSOSEGS] = "OutGsoSegs",
 	[NDP_MIB_GSOSEGMENTS] = "GsoSegments",
 	[NDP_MIB_INGSOPKTS] = "InGsoPkts",
+	[NDP_MIB_INGSOSEGS] = "InGsoSegs",
 	[NDP_MIB_LATESYNOPENS] = "LateSynOpens",
 	[NDP_MIB_PUSHWINDOWS] = "PushWindows",
 	[NDP_MIB_OUTUNSCHED] = "OutUnsched",

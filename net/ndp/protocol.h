@@ -91,15 +91,20 @@ extern unsigned int ndp_ipproto;
 				 sizeof(struct udphdr) + NDP_HDR_LEN)
 
 /*
- * Super-packets (GSO, offload.c): the gso_type they carry, which no
- * device declares among its features, so software segmentation always
- * cuts them before they leave (see offload.c); and the flags that belong
- * to the last packet of a batch only.
+ * Batches (offload.c).  A sender's batch (NDP_SKB_GSO_BATCH) keeps each
+ * packet whole, behind its own NDP header, on the frag_list: veth,
+ * bridges and the local stack pass it on whole (NETIF_F_GSO_FRAGLIST),
+ * and it is cut where a device or a qdisc needs single packets.  A batch
+ * GRO built (NDP_SKB_GSO_TYPE | SKB_GSO_FRAGLIST) has the same layout and
+ * a bit no device declares among its features: only the receive handler
+ * takes it.  NDP_F_GSO_TAIL: the flags only the last packet of a batch
+ * may carry.
  */
+#define NDP_SKB_GSO_BATCH	SKB_GSO_FRAGLIST
 #define NDP_SKB_GSO_TYPE	SKB_GSO_TUNNEL_REMCSUM
 #define NDP_F_GSO_TAIL		(NDP_F_LAST | NDP_F_FIN)
-/* Packets whose sums a GSO cut takes from the batch, at most (offload.c). */
-#define NDP_GSO_SUMS_MAX	64
+/* Packets of a sender's batch, at most (offload.c). */
+#define NDP_GSO_SEGS_MAX	64
 /* Packets GRO chains into one batch, at most (one ACK reports them). */
 #define NDP_GRO_MAX_SEGS	NDP_ACK_SPAN_MAX
 
@@ -1111,7 +1116,7 @@ int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb);
 void ndp_err_backlog(struct sock *sk, struct sk_buff *skb);
 bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb);
 int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
-		 struct ndp_flow *fl);
+		 struct ndp_flow *fl, bool gro);
 bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,
 		  struct sk_buff_head *xmitq);
 void ndp_purge_ooo(struct ndp_sock *nsk);
@@ -1119,8 +1124,8 @@ void ndp_purge_ooo(struct ndp_sock *nsk);
 /* offload.c */
 int ndp_offload_init(void);
 void ndp_offload_exit(void);
-struct sk_buff *ndp_rcv_segment(struct sk_buff *skb);
-struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed);
+u32 ndp_batch_ok(const struct sk_buff *skb);
+struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed, bool *gro);
 
 /* output.c */
 int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,

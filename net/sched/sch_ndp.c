@@ -1511,8 +1511,9 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
- * A GSO packet of NDP (a super-packet of consecutive DATA packets built
- * by the sending host, see net/ndp/offload.c) is cut into its packets
+ * A GSO packet of NDP (a batch of consecutive DATA packets built by a
+ * sender on this host, perhaps in another namespace and forwarded whole
+ * to this port, see net/ndp/offload.c) is cut into its packets
  * here, as sch_cake splits GSO packets, so that each is queued, trimmed,
  * detoured and sent on its own: a switch port trims packets, not
  * batches.  Other GSO traffic (TCP, UDP) stays whole in the other queue,

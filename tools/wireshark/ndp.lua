@@ -208,7 +208,9 @@ local function fld(tvb, name)
 	return tvb(o[1], o[2])
 end
 
-function ndp.dissector(tvb, pinfo, tree)
+-- One NDP packet: @tvb holds it (and, for a frame's last packet,
+-- whatever follows it).
+local function dissect_one(tvb, pinfo, tree)
 	local len = tvb:reported_length_remaining()
 	pinfo.cols.protocol = "NDP"
 	local t = tree:add(ndp, tvb(), "NDP transport")
@@ -356,6 +358,38 @@ function ndp.dissector(tvb, pinfo, tree)
 	pinfo.cols.src_port = sport
 	pinfo.cols.dst_port = dport
 	return tvb:len()
+end
+
+-- A frame may hold a batch: a sender's consecutive DATA packets back to
+-- back, each behind its own header, as a capture on a veth (or lo) sees
+-- them (net/ndp/offload.c).  Each header's paylen says where the next
+-- one starts; every packet is dissected on its own.
+function ndp.dissector(tvb, pinfo, tree)
+	local total, off = tvb:reported_length_remaining(), 0
+	while true do
+		local rest = total - off
+		local n = rest
+		if rest >= NDP_HDR_LEN and tvb:len() >= off + NDP_HDR_LEN then
+			local h = tvb(off, NDP_HDR_LEN):tvb()
+			local hl = fld(h, "doff"):uint() * 4
+			local pl = fld(h, "paylen"):uint()
+			if hl < NDP_HDR_LEN then hl = NDP_HDR_LEN end
+			if fld(h, "type"):uint() == PKT_DATA and
+			   bit32.band(fld(h, "flags"):uint(), F_TRIMMED) == 0 and
+			   rest > hl + pl and tvb:len() >= off + hl + pl then
+				n = hl + pl
+			end
+		end
+		if off == 0 and n == rest then
+			return dissect_one(tvb, pinfo, tree)
+		end
+		if n == rest then
+			dissect_one(tvb(off):tvb(), pinfo, tree)
+			return tvb:len()
+		end
+		dissect_one(tvb(off, n):tvb(), pinfo, tree)
+		off = off + n
+	end
 end
 
 local registered, registered_udp = nil, nil

@@ -6,7 +6,11 @@
 # takes the connection's lock once for it and answers it with one ACK per
 # run that reports every psn of it (&ndphdr.acks).  veth runs GRO for
 # NDP's packets once "gro" and "rx-gro-list" are on at the receiving end
-# (drivers/net/veth.c: NAPI for a sender's socket-owned packets).
+# (drivers/net/veth.c: NAPI for a sender's socket-owned packets).  Both
+# ends have "gso" off throughout: a sender's own batches cross a veth
+# whole (gso.sh) and leave GRO nothing to do; with gso off they leave as
+# single packets, as they leave a host through a NIC, and GRO batches
+# them.
 #
 #   gro off          the default veth: no batches (InGroBatches stays 0),
 #                    one ACK per DATA packet; pulls grant quanta
@@ -39,10 +43,13 @@ NDP_MTU=1500
 xfer_setup
 ndp_lib_require_cmd ethtool tc sha256sum
 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 26
+ndp_lib_plan 27
 
 A() { ip netns exec "$ns_a" "$@"; }
 B() { ip netns exec "$ns_b" "$@"; }
+
+gso_off() { A ethtool -K eth0 gso off && B ethtool -K eth0 gso off; }
+ndp_lib_check "ethtool -K eth0 gso off" gso_off
 
 # --- GRO off (veth's default) -------------------------------------------------
 s0=$(xfer_stats "$ns_a" "$ns_b")

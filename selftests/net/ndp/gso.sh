@@ -3,14 +3,17 @@
 #
 # Segmentation offload (GSO): a sender whose route's device does software
 # GSO (veth: "generic-segmentation-offload" on) sends runs of consecutive
-# DATA packets as super-packets, which the device cuts into the very
-# packets the sender would have sent alone (net/ndp/offload.c).
+# DATA packets as super-packets: the very packets it would have sent
+# alone, each whole on a frag_list (net/ndp/offload.c), which veth and
+# the local stack carry whole and a device or qdisc that needs single
+# packets cuts.
 #
 #   gso on           transfers intact over IPv4 and IPv6, MTU 1500 and
 #                    9000; OutGsoPkts and OutGsoSegs move at the sender,
-#                    every packet of a super-packet is cut by NDP's callback
-#                    (GsoSegments == OutGsoSegs), no super-packet reaches
-#                    the receiver (InGsoPkts stays 0); at MTU 9000 with
+#                    every super-packet crosses the veth whole (nothing cut
+#                    at a: GsoSegments stays 0) and reaches the receive
+#                    handler (InGsoPkts moves, InGsoSegs == the sender's
+#                    OutGsoSegs); at MTU 9000 with
 #                    data waiting for pulls (push window 2, pulls at
 #                    1 Mbit/s), 64 KB writes leave full packets, not one
 #                    short packet per write (OutTailFills);
@@ -23,11 +26,14 @@
 #   switch, GRO on   a router namespace forwarding with GRO and rx-gro-list
 #                    on its veths (so NDP's GRO callback sees every packet
 #                    there and must build no batch: no local connection)
-#                    and sch_ndp on the receiver's port: two senders,
+#                    and sch_ndp on the receiver's port: two senders, their
+#                    super-packets forwarded whole and split by sch_ndp,
 #                    trimmed per packet, transfers intact;
-#   whole            super-packets delivered unsegmented (tc mirred from
-#                    lo's egress to its ingress) are cut by the receive
-#                    handler (InGsoPkts), transfers intact.
+#   whole            super-packets delivered unsegmented over lo (tc
+#                    mirred from its egress to its ingress) are taken apart
+#                    by the receive handler (InGsoPkts), transfers intact;
+#   gone             the namespaces deleted, ndp.ko unloads: no batch kept
+#                    a socket's write memory.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -38,7 +44,7 @@ xfer_setup
 ndp_lib_require_cmd ethtool tc sha256sum
 ndp_lib_load_modules sch_ndp
 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 41
+ndp_lib_plan 43
 
 A() { ip netns exec "$ns_a" "$@"; }
 
@@ -60,15 +66,17 @@ gso_ratio()
 	[ "$p" -gt 0 ] && [ "$s" -gt "$p" ]
 }
 
-# gso_all_cut BEFORE AFTER: the packets sent inside super-packets are the
-# packets NDP's segmentation callback cut (veth's queue drops nothing).
-gso_all_cut()
+# gso_whole BEFORE AFTER: every packet sent inside a super-packet reached
+# b inside one (veth passes them whole and its queue drops nothing), and
+# none was cut at a.
+gso_whole()
 {
-	local s c
+	local s r c
 	s=$(xfer_delta "$1" "$2" "$ns_a" OutGsoSegs)
+	r=$(xfer_delta "$1" "$2" "$ns_b" InGsoSegs)
 	c=$(xfer_delta "$1" "$2" "$ns_a" GsoSegments)
-	echo "OutGsoSegs $s, GsoSegments $c"
-	[ "$s" = "$c" ]
+	echo "a: OutGsoSegs $s, GsoSegments $c; b: InGsoSegs $r"
+	[ "$s" -gt 0 ] && [ "$s" = "$r" ] && [ "$c" = 0 ]
 }
 
 # --- GSO on (the default), MTU 1500 -----------------------------------------
@@ -81,11 +89,10 @@ ndp_lib_check "mtu 1500: v4 512K both ways intact" \
 s1=$(xfer_stats "$ns_a" "$ns_b")
 xfer_expect_moved "a sent super-packets" "$s0" "$s1" "$ns_a" OutGsoPkts
 ndp_lib_check "super-packets carry several packets" gso_ratio "$s0" "$s1"
-ndp_lib_check "every packet of a super-packet was cut by NDP's callback" \
-	gso_all_cut "$s0" "$s1"
+ndp_lib_check "every super-packet crossed the veth whole" gso_whole "$s0" "$s1"
 xfer_expect_moved "b received data" "$s0" "$s1" "$ns_b" InData
-xfer_expect_delta "no super-packet reached b's receive handler" "$s0" "$s1" \
-	"$ns_b" 0 InGsoPkts
+xfer_expect_moved "super-packets reached b's receive handler" "$s0" "$s1" \
+	"$ns_b" InGsoPkts
 xfer_expect_delta "no checksum errors at b" "$s0" "$s1" "$ns_b" 0 InCsumErrs InErrs
 xfer_expect_delta "no IP fragments" "$s0" "$s1" "$ns_a" 0 OutFragmented
 
@@ -100,7 +107,8 @@ ndp_lib_check "mtu 9000: v4 2M a->b intact" xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 
 ndp_lib_check "mtu 9000: v6 2M a->b intact" xfer_run "$ns_a" "$ns_b" fd00:1::2 6 2M 0 1 120
 s1=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "mtu 9000: super-packets carry several packets" gso_ratio "$s0" "$s1"
-ndp_lib_check "mtu 9000: every packet cut by NDP's callback" gso_all_cut "$s0" "$s1"
+ndp_lib_check "mtu 9000: every super-packet crossed the veth whole" \
+	gso_whole "$s0" "$s1"
 xfer_expect_delta "mtu 9000: no checksum errors at b" "$s0" "$s1" "$ns_b" 0 \
 	InCsumErrs InErrs
 
@@ -169,12 +177,12 @@ if command -v ndpctl >/dev/null && paths; then
 		"OutGsoSegs $(xfer_delta "$s0" "$s1" "$ns_a" OutGsoSegs)," \
 		"OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)"
 	A ndpctl path show | sed 's/^/# /'
-	ndp_lib_check "multipath: every packet cut by NDP's callback" \
-		gso_all_cut "$s0" "$s1"
+	ndp_lib_check "multipath: every super-packet crossed the veth whole" \
+		gso_whole "$s0" "$s1"
 	for id in 1 2 11 12; do A ndpctl path del id $id; done
 else
 	for t in "multipath: v4 2M a->b intact" "multipath: v6 2M a->b intact" \
-		 "multipath: every packet cut by NDP's callback"; do
+		 "multipath: every super-packet crossed the veth whole"; do
 		ndp_lib_skip "$t" "ndpctl or the paths unavailable"
 	done
 fi
@@ -265,19 +273,21 @@ if switch; then
 	ip netns exec "$ns_sw" tc -s qdisc show dev tr | sed 's/^/# /'
 	xfer_expect_moved "switch, gro on: the senders sent super-packets" \
 		"$s0" "$s1" "$ns_h1" OutGsoPkts
+	sw_split() { [ "$(sch_xstat "$ns_sw" tr gso_split)" -gt 0 ]; }
+	ndp_lib_check "switch, gro on: forwarded whole, split by sch_ndp" sw_split
 	xfer_expect_moved "switch, gro on: the receiver saw trimmed headers" \
 		"$s0" "$s1" "$ns_rx" InTrimmed
 else
 	for t in "switch, gro on: v4 2 senders intact" \
 		 "switch, gro on: v6 2 senders intact" \
 		 "switch, gro on: the senders sent super-packets" \
+		 "switch, gro on: forwarded whole, split by sch_ndp" \
 		 "switch, gro on: the receiver saw trimmed headers"; do
 		ndp_lib_skip "$t" "cannot build the switch (ethtool -K gro, sch_ndp)"
 	done
 fi
-# --- a super-packet delivered whole: the receive handler cuts it ------------
-# No device passes a super-packet on, but tc can: mirred from the egress
-# of lo (before the device's segmentation) to its ingress.
+# --- a super-packet delivered whole over lo: the receive handler takes it apart
+# mirred from the egress of lo to its ingress.
 rx_whole()
 {
 	ndp_topo_ns_new ns_l || return 1
@@ -303,17 +313,35 @@ if rx_whole; then
 	ndp_lib_check "whole super-packets: v6 1M intact" \
 		xfer_run "$ns_l" "$ns_l" fd09::1 6 1M 0 1 120
 	s1=$(xfer_stats "$ns_l")
-	xfer_expect_moved "whole super-packets: cut by the receive handler" \
+	xfer_expect_moved "whole super-packets: taken apart by the receive handler" \
 		"$s0" "$s1" "$ns_l" InGsoPkts
 	xfer_expect_delta "whole super-packets: no errors" "$s0" "$s1" "$ns_l" 0 \
 		InCsumErrs InErrs
 else
 	for t in "whole super-packets: v4 1M intact" \
 		 "whole super-packets: v6 1M intact" \
-		 "whole super-packets: cut by the receive handler" \
+		 "whole super-packets: taken apart by the receive handler" \
 		 "whole super-packets: no errors"; do
 		ndp_lib_skip "$t" "tc mirred on lo unavailable"
 	done
 fi
+# Every socket is released once its namespace goes: a batch taken apart
+# while still charged to its sender (lo, above) once kept that socket's
+# write memory, and with it ndp.ko, for good.
+gone()
+{
+	local n
+	for n in "$ns_a" "$ns_b" "${ns_l:-}" "${ns_h1:-}" "${ns_h2:-}" \
+		 "${ns_sw:-}" "${ns_rx:-}"; do
+		[ -n "$n" ] && ip netns del "$n" 2>/dev/null
+	done
+	rmmod ndp_diag 2>/dev/null
+	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
+	echo "rmmod ndp still refused 60 s after the namespaces died:"
+	ndp_lib_module_busy ndp
+	return 1
+}
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+ndp_lib_check "namespaces gone: ndp.ko unloads" gone
+modprobe ndp
 ndp_lib_done

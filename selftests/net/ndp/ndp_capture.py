@@ -16,6 +16,7 @@ import hashlib
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -28,6 +29,9 @@ def main():
     iface, addr, port, nbytes = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
         int(sys.argv[4])
     payload = bytes((i * 7 + 3) & 0xff for i in range(nbytes))
+    # Single packets on the wire, as a NIC sends them: with GSO on, a
+    # veth carries a sender's batch whole, one frame (net/ndp/offload.c).
+    subprocess.run(["ethtool", "-K", iface, "gso", "off"], check=True)
     cap = ndp_pcap.Capture(iface)   # bound: sees every frame from now on
     c = socket.socket(socket.AF_INET, SOCK_NDP, 0)
     c.connect((addr, port))

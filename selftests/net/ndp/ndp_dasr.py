@@ -144,29 +144,29 @@ def cmd_mark(iface, addr, port, conns, nbytes, want):
         ip = f[14:]
         if ip[9] != proto:
             continue
-        nh = ndp_wire.unpack(ip, (ip[0] & 0xF) * 4)
-        sport, flags = nh["source"], nh["flags"]
-        psn, syn_off = nh["psn"], nh["syn_off"]
-        if nh["type"] != PKT_DATA:
-            continue
-        data += 1
-        st = starts.setdefault(sport, set())
-        if flags & F_SYN:
-            st.add((psn - syn_off) & 0xFFFFFFFF)
-        if flags & F_LAST:
-            st.add((psn + 1) & 0xFFFFFFFF)
-        if flags & F_RTX:
-            rtx += 1
-        if flags & F_SYN:
-            syns.setdefault(sport, []).append((syn_off, flags))
-        if not flags & F_UNSCHED:
-            continue
-        marked += 1
-        marks.append((sport, psn))
-        if flags & F_RTX:
-            marked_rtx += 1
-        if flags & F_SYN:
-            first.setdefault(sport, set()).add(syn_off)
+        for nh in ndp_wire.packets(ip, (ip[0] & 0xF) * 4):
+            sport, flags = nh["source"], nh["flags"]
+            psn, syn_off = nh["psn"], nh["syn_off"]
+            if nh["type"] != PKT_DATA:
+                continue
+            data += 1
+            st = starts.setdefault(sport, set())
+            if flags & F_SYN:
+                st.add((psn - syn_off) & 0xFFFFFFFF)
+            if flags & F_LAST:
+                st.add((psn + 1) & 0xFFFFFFFF)
+            if flags & F_RTX:
+                rtx += 1
+            if flags & F_SYN:
+                syns.setdefault(sport, []).append((syn_off, flags))
+            if not flags & F_UNSCHED:
+                continue
+            marked += 1
+            marks.append((sport, psn))
+            if flags & F_RTX:
+                marked_rtx += 1
+            if flags & F_SYN:
+                first.setdefault(sport, set()).add(syn_off)
     # A mark is only allowed on the first @want packets of a window.
     marked_pulled = 0
     for sport, psn in marks:

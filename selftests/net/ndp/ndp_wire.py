@@ -10,6 +10,7 @@ to one that leaves the other behind fails the checks.
 
     import ndp_wire as W
     h = W.unpack(buf, off)          # dict: field name -> value
+    for h in W.packets(buf, off):   # each packet of a batch in one frame
     flags = W.field(buf, "flags", off)
     if h["type"] == W.PKT_DATA and h["flags"] & W.F_SYN: ...
     nh = W.pack(source=1, dest=2, type=W.PKT_DATA, doff=W.HDR_WORDS)
@@ -81,6 +82,22 @@ def unpack(buf, off=0):
 def field(buf, name, off=0):
     """One field of the header at buf[off:] (the buffer may end after it)."""
     return struct.unpack_from("!" + CODE[name], buf, off + OFFSET[name])[0]
+
+
+def packets(buf, off=0):
+    """The headers (dicts, as unpack()) of the NDP packets at buf[off:].
+
+    One, unless buf holds a batch as a capture on a veth sees it: a
+    sender's consecutive DATA packets back to back in one frame, each
+    behind its own header (net/ndp/offload.c); each header's paylen says
+    where the next one starts.
+    """
+    while len(buf) - off >= HDR_LEN:
+        h = unpack(buf, off)
+        yield h
+        if h["type"] != PKT_DATA or h["flags"] & F_TRIMMED:
+            return
+        off += h["doff"] * 4 + h["paylen"]
 
 
 def pack(**fields):
