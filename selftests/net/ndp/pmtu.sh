@@ -188,13 +188,14 @@ transient()
 	mkdir -p "$d"
 	NDP_MTU=9000 ndp_topo_switch 1 || return 1
 	ndp_lib_wait 5000 ndp_lib_links_up "$ns_sw" "$ns_h1" "$ns_rx"
-	# A packet is counted before it is judged: 20 KB stops after two
-	# 9000-byte packets.
+	# A packet is counted before it is judged, a sender's batch whole
+	# (up to 64 KB: it is forwarded unsegmented): 80 KB stops after a
+	# batch or two, or eight 9000-byte packets.
 	ip netns exec "$ns_sw" nft -f - <<-EOF || return 1
 	table inet transient {
 		chain pre {
 			type filter hook prerouting priority mangle; policy accept;
-			iifname "t1" meta l4proto 253 quota over 1536 kbytes quota until 20 kbytes counter meta mark set 0x99
+			iifname "t1" meta l4proto 253 quota over 1536 kbytes quota until 80 kbytes counter meta mark set 0x99
 		}
 	}
 	EOF
