@@ -626,8 +626,8 @@ struct ndp_sock_snd {
  * @spray: the connection's flow-label paths, or NULL (path.c); set once
  *	under the socket lock, freed with the socket.
  * @burst: packets the sender is about to send together (a pull's credit,
- *	a pushed window; ndp_path_burst()): each path takes up to that many
- *	in a row.
+ *	a pushed window; ndp_path_burst()): each sprayed path takes up to
+ *	that many in a row.
  * @stick: packets still to take path @last before the next pick.
  * @last: path of the last new packet picked.
  *
