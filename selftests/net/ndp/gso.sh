@@ -66,9 +66,9 @@ gso_ratio()
 	[ "$p" -gt 0 ] && [ "$s" -gt "$p" ]
 }
 
-# gso_whole BEFORE AFTER: every packet sent inside a super-packet reached
-# b inside one (veth passes them whole and its queue drops nothing), and
-# none was cut at a.
+# gso_whole BEFORE AFTER [any]: every packet sent inside a super-packet
+# reached b inside one (veth passes them whole and its queue drops
+# nothing), and none was cut at a; some were sent, unless "any".
 gso_whole()
 {
 	local s r c
@@ -76,7 +76,7 @@ gso_whole()
 	r=$(xfer_delta "$1" "$2" "$ns_b" InGsoSegs)
 	c=$(xfer_delta "$1" "$2" "$ns_a" GsoSegments)
 	echo "a: OutGsoSegs $s, GsoSegments $c; b: InGsoSegs $r"
-	[ "$s" -gt 0 ] && [ "$s" = "$r" ] && [ "$c" = 0 ]
+	{ [ "$s" -gt 0 ] || [ "${3:-}" = any ]; } && [ "$s" = "$r" ] && [ "$c" = 0 ]
 }
 
 # --- GSO on (the default), MTU 1500 -----------------------------------------
@@ -177,8 +177,10 @@ if command -v ndpctl >/dev/null && paths; then
 		"OutGsoSegs $(xfer_delta "$s0" "$s1" "$ns_a" OutGsoSegs)," \
 		"OutData $(xfer_delta "$s0" "$s1" "$ns_a" OutData)"
 	A ndpctl path show | sed 's/^/# /'
+	# Configured paths change every packet (path.c, "Bursts"): what
+	# batches there are (first windows take path 0) crossed whole.
 	ndp_lib_check "multipath: every super-packet crossed the veth whole" \
-		gso_whole "$s0" "$s1"
+		gso_whole "$s0" "$s1" any
 	for id in 1 2 11 12; do A ndpctl path del id $id; done
 else
 	for t in "multipath: v4 2M a->b intact" "multipath: v6 2M a->b intact" \
