@@ -116,6 +116,19 @@ u32 ndp_batch_ok(const struct sk_buff *skb)
 }
 
 /*
+ * Put a copy of batch @skb's IP header in front of its packet @m (data at
+ * its NDP header, room checked by the caller); the length it says is the
+ * batch's until the caller or the IP layer sets @m's own.
+ */
+static void ndp_batch_copy_iph(const struct sk_buff *skb, struct sk_buff *m)
+{
+	unsigned int nhlen = skb_network_header_len(skb);
+
+	skb_set_network_header(m, -(int)nhlen);
+	memcpy(skb_network_header(m), skb_network_header(skb), nhlen);
+}
+
+/*
  * A sender's batch (output.c, ndp_gso_batch()) is cut: its packets are
  * already whole on the frag_list, each behind its own NDP header; each
  * gets a copy of the IP header in front (skb_segment_list() copies the
@@ -160,8 +173,7 @@ static struct sk_buff *ndp_gso_segment(struct sk_buff *skb,
 	}
 	skb_walk_frags(skb, m) {
 		skb_reset_transport_header(m);
-		skb_set_network_header(m, -(int)nhlen);
-		memcpy(skb_network_header(m), skb_network_header(skb), nhlen);
+		ndp_batch_copy_iph(skb, m);
 	}
 	/*
 	 * The segments share the socket's write memory charge, as UDP's do;
@@ -479,8 +491,7 @@ static int ndp_batch_seg_iph(const struct sk_buff *skb, struct sk_buff *seg)
 
 	if (skb_cow_head(seg, nhlen))
 		return -ENOMEM;
-	skb_set_network_header(seg, -(int)nhlen);
-	memcpy(skb_network_header(seg), skb_network_header(skb), nhlen);
+	ndp_batch_copy_iph(skb, seg);
 	ndp_batch_iph_len(seg);
 	return 0;
 }

@@ -592,6 +592,18 @@ static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 		return;
 	max_len -= hlen - NDP_HDR_LEN;	/* the IP header's */
 	max_segs = min_t(u32, READ_ONCE(dev->gso_max_segs), NDP_GSO_SEGS_MAX);
+	skb = skb_peek(xmitq);
+	if (max_segs < 2 || !skb || !ndp_gso_can_add(head, path, mss, 1, skb) ||
+	    head->len + skb->len > max_len)
+		return;
+	/*
+	 * @head is a clone of its queued packet (ndp_data_clone()): the
+	 * frag_list and GSO fields it takes live in the shared info, so
+	 * it gets its own (one head copy per batch; the payload stays
+	 * shared).  Its packets stay clones.
+	 */
+	if (skb_unclone(head, GFP_ATOMIC))
+		return;
 
 	tail = &skb_shinfo(head)->frag_list;
 	for (n = 1; n < max_segs; n++) {
@@ -873,6 +885,26 @@ static int ndp_amp_check(struct sock *sk, u32 len)
 }
 
 /*
+ * What leaves for a queued packet @skb, as tcp_transmit_skb() does: a
+ * clone, which shares the payload and the head, and takes no allocation
+ * the first time (sendmsg() allocates the packet with its fast clone).
+ * The queued packet never uses its headroom, so it gives it up
+ * (__skb_header_release()): the clone pushes its headers there, and the
+ * layers below see a header that is theirs to write (skb_header_cloned()
+ * is false).  That holds for one clone at a time only, so while an
+ * earlier transmission is still alive (in a qdisc, or unread in the
+ * receiver's queue across a veth) the packet is copied as before.
+ */
+static struct sk_buff *ndp_data_clone(struct sk_buff *skb)
+{
+	if (skb_cloned(skb))
+		return pskb_copy(skb, GFP_ATOMIC);
+	if (!skb->nohdr)
+		__skb_header_release(skb);
+	return skb_clone(skb, GFP_ATOMIC);
+}
+
+/*
  * Queue a copy of @skb for transmission with its NDP header; with
  * NDP_F_TRIMMED (ndp_amp_check()) the header alone.
  */
@@ -908,7 +940,7 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 			skb_reserve(nskb, NDP_HEADROOM);
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_AMPHEADERS);
 	} else {
-		nskb = pskb_copy(skb, GFP_ATOMIC);
+		nskb = ndp_data_clone(skb);
 	}
 	if (!nskb)
 		return;		/* as if lost: the RTO resends it */

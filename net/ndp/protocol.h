@@ -278,6 +278,9 @@ static inline struct ndp_net *ndp_pernet(const struct net *net)
  *	expiry pulls for a socket by its free receive room.
  * @mtu: device MTU (size of a pull of unknown size); follows the device.
  * @rate_mbps: device speed read under RTNL (0 = unknown); follows it.
+ * @byte_fp: link time of one byte in 2^-16 ns at @byte_rate Mb/s and
+ *	@byte_pct pacing, the rate and pacing it was computed for (pull.c,
+ *	ndp_pullq_interval()); under @lock once the queue is published.
  * @late_ns: how late the timer's expiries fire, a moving average (1/8);
  *	sizes the quantum (pull.c, "Quanta").
  * @hold_ns: a lone socket owed less than a quantum waits until then for
@@ -303,6 +306,9 @@ struct ndp_pullq {
 	u32			pass;
 	u32			mtu;
 	u32			rate_mbps;
+	u64			byte_fp;
+	u32			byte_rate;
+	u32			byte_pct;
 	struct delayed_work	rate_work;
 	struct rcu_head		rcu;
 };

@@ -1099,9 +1099,10 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		size = min_t(size_t, len - copied, mss);
 		/* An empty head for the headers; the payload goes into page
 		 * fragments shared with the neighbouring packets, charged by
-		 * the bytes copied (ndp_copy_csum_from_iter()).
+		 * the bytes copied (ndp_copy_csum_from_iter()).  With its
+		 * fast clone: the transmission (output.c, ndp_data_clone()).
 		 */
-		skb = alloc_skb(NDP_HEADROOM, sk->sk_allocation);
+		skb = alloc_skb_fclone(NDP_HEADROOM, sk->sk_allocation);
 		if (!skb) {
 			err = -ENOBUFS;
 			goto out_err;
