@@ -28,8 +28,10 @@
  * (bh_lock_sock()).  If no user owns the socket the packet is processed
  * at once and the packets it calls for are sent after the spinlock is
  * dropped.  If a user owns it (lock_sock(): a system call is running),
- * the packet waits in the socket's backlog, at most the socket's receive
- * plus send buffer (beyond: dropped, BacklogDrop), and the user processes
+ * the packet waits in the socket's backlog, at most twice the socket's
+ * receive plus send buffer (beyond: DATA waits as its header,
+ * BacklogShed, see ndp_backlog_shed(); beyond that too: dropped,
+ * BacklogDrop), and the user processes
  * it when it releases the socket (release_sock() -> ndp_backlog_rcv(),
  * BacklogRcv).  A listener is locked nested (the connection a first
  * window creates is locked inside it by sk_clone_lock()); a first window
@@ -691,17 +693,25 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			trimmed = true;
 		}
 	} else {
-		NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
 		/*
 		 * A header is consumed; a bad payload checksum is a drop.
 		 * The packet's own header says which: a corrupt one was not
 		 * marked trimmed by a switch (ndp_rcv_conn_one()), and a
 		 * switch's trim may keep part of the payload (trim-size).
+		 * Not marked and no payload left: shed at a full backlog
+		 * (ndp_backlog_shed()), this host's doing, not the path's.
 		 */
-		if (ndp_hdr_has(ndp_hdr(skb), NDP_F_TRIMMED)) {
+		if (!skb->len && nh->paylen &&
+		    !ndp_hdr_has(ndp_hdr(skb), NDP_F_TRIMMED)) {
+			reason = SKB_DROP_REASON_SOCKET_BACKLOG;
+			cause = NDP_TRIM_BACKLOG;
+			nack_path = 0;
+		} else if (ndp_hdr_has(ndp_hdr(skb), NDP_F_TRIMMED)) {
+			NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
 			reason = NDP_SKB_CONSUMED;
 			cause = ndp_trim_origin(net, skb);
 		} else {
+			NDP_INC_STATS(net, NDP_MIB_INTRIMMED);
 			reason = SKB_DROP_REASON_SKB_CSUM;
 			cause = NDP_TRIM_CSUM;
 		}
@@ -1024,6 +1034,19 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
 	ndp_skb_free(sk, skb, reason);
 }
 
+/* Queue @skb to @sk's backlog with @extra bytes beyond the bound below. */
+static bool __ndp_add_backlog(struct sock *sk, struct sk_buff *skb, u32 extra)
+{
+	u64 limit = 2 * (u64)READ_ONCE(sk->sk_rcvbuf) +
+		    2 * (u64)READ_ONCE(sk->sk_sndbuf) + NDP_BACKLOG_SLACK +
+		    extra;
+
+	lockdep_assert_held(&sk->sk_lock.slock);
+	BUILD_BUG_ON(NDP_BACKLOG_CB_OFF + sizeof(struct ndp_backlog_cb) >
+		     sizeof_field(struct sk_buff, cb));
+	return !sk_add_backlog(sk, skb, min_t(u64, limit, UINT_MAX));
+}
+
 /**
  * ndp_add_backlog() - leave a packet to the user owning a socket
  * @sk: the socket, its spinlock held (softirq), owned by a user.
@@ -1047,17 +1070,48 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
  */
 bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
 {
-	u64 limit = 2 * (u64)READ_ONCE(sk->sk_rcvbuf) +
-		    2 * (u64)READ_ONCE(sk->sk_sndbuf) + NDP_BACKLOG_SLACK;
-
-	lockdep_assert_held(&sk->sk_lock.slock);
-	BUILD_BUG_ON(NDP_BACKLOG_CB_OFF + sizeof(struct ndp_backlog_cb) >
-		     sizeof_field(struct sk_buff, cb));
-	if (unlikely(sk_add_backlog(sk, skb, min_t(u64, limit, UINT_MAX)))) {
+	if (unlikely(!__ndp_add_backlog(sk, skb, 0))) {
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_BACKLOGDROP);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * A packet of connection @sk found its backlog full (ndp_add_backlog()).
+ * A DATA packet is not dropped: it leaves its payload here and waits as
+ * its header, as if the last switch had trimmed it, in
+ * NDP_BACKLOG_SHED_SLACK more room that only headers use (control
+ * packets too: they are headers already).  Processed, the header is
+ * NACKed and pulled again, a round trip, where a drop cost the sender an
+ * RTO.  It goes to ndp_rcv_conn_one() as a corrupt packet does (taken as
+ * trimmed); ndp_rcv_data() tells it by its length: no payload behind a
+ * header that announces some and is not marked trimmed, which no wire
+ * packet can be (ndp_data_is_valid() refuses it).  Returns whether @skb
+ * was queued; a shed DATA packet sets *@shed.
+ */
+static bool ndp_backlog_shed(struct sock *sk, struct sk_buff *skb,
+			     bool *shed)
+{
+	const struct ndphdr *nh = ndp_hdr(skb);
+	unsigned int hlen = skb_transport_offset(skb) + nh->doff * 4;
+
+	lockdep_assert_held(&sk->sk_lock.slock);
+	*shed = false;
+	if (nh->type == NDP_PKT_DATA && skb->len > hlen) {
+		if (ndp_hdr_has(nh, NDP_F_TRIMMED | NDP_F_RTS) ||
+		    pskb_trim(skb, hlen))
+			return false;
+		/* What the header alone holds (skb_condense(), which 6.1
+		 * does not export): the payload's pages went with the trim.
+		 */
+		if (!skb->data_len)
+			skb->truesize = SKB_TRUESIZE(skb_end_offset(skb));
+		*shed = true;
+	} else if (skb->len > hlen) {
+		return false;
+	}
+	return __ndp_add_backlog(sk, skb, NDP_BACKLOG_SHED_SLACK);
 }
 
 /*
@@ -1070,12 +1124,22 @@ static enum skb_drop_reason ndp_backlog_conn(struct sock *sk,
 {
 	struct ndp_backlog_cb *bcb = NDP_BACKLOG_CB(skb);
 
+	bool shed;
+
 	memset(bcb, 0, sizeof(*bcb));
 	bcb->kind = NDP_BL_CONN;
 	bcb->corrupt = corrupt;
 	bcb->opened = opened;
-	if (ndp_add_backlog(sk, skb))
+	if (likely(__ndp_add_backlog(sk, skb, 0)))
 		return SKB_NOT_DROPPED_YET;
+	if (!corrupt && ndp_backlog_shed(sk, skb, &shed)) {
+		if (shed) {
+			bcb->corrupt = 1;	/* taken as trimmed */
+			NDP_INC_STATS(sock_net(sk), NDP_MIB_BACKLOGSHED);
+		}
+		return SKB_NOT_DROPPED_YET;
+	}
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_BACKLOGDROP);
 	return SKB_DROP_REASON_SOCKET_BACKLOG;
 }
 

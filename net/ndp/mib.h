@@ -231,6 +231,11 @@ enum ndp_mib_field {
 	 * user owned was full (receive plus send buffer)
 	 */
 	NDP_MIB_BACKLOGDROP,
+	/* BacklogShed: DATA packets that found that backlog full and waited
+	 * in it as their header alone, NACKed and pulled again when
+	 * processed (as a trim)
+	 */
+	NDP_MIB_BACKLOGSHED,
 	/* DeferredWork: RTO expiries and PULLs left to the user owning the
 	 * socket, done when it released it
 	 */

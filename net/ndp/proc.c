@@ -111,6 +111,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_PULLQREMOVED] = "PullQueuesRemoved",
 	[NDP_MIB_BACKLOGRCV] = "BacklogRcv",
 	[NDP_MIB_BACKLOGDROP] = "BacklogDrop",
+	[NDP_MIB_BACKLOGSHED] = "BacklogShed",
 	[NDP_MIB_DEFERRED] = "DeferredWork",
 	[NDP_MIB_PMTUROUTE] = "PmtuRoute",
 	[NDP_MIB_OUTTAILFILLS] = "OutTailFills",

@@ -863,6 +863,8 @@ enum {
 #define NDP_BACKLOG_CB_OFF	ALIGN(sizeof(struct ndp_skb_cb), 8)
 /* Backlog room beyond the socket's buffers (tcp_add_backlog()'s 64 KB). */
 #define NDP_BACKLOG_SLACK	(64 * 1024)
+/* Beyond that, room for headers only (shed DATA, control packets). */
+#define NDP_BACKLOG_SHED_SLACK	(64 * 1024)
 /* A system call lets the backlog in every so many packets it queues. */
 #define NDP_FLUSH_PKTS		16
 #define NDP_BACKLOG_CB(skb) \

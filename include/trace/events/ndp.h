@@ -24,6 +24,7 @@
 #define NDP_TRIM_MEM	3	/* protocol memory (net.ndp.mem) exhausted */
 #define NDP_TRIM_LAST_HOP 4	/* trimmed by the receiver's link (trim_dscp_host) */
 #define NDP_TRIM_FABRIC	5	/* trimmed in the fabric (trim_dscp_fabric) */
+#define NDP_TRIM_BACKLOG 6	/* socket backlog full: payload shed here */
 
 /* The connection's addresses and ports, local first. */
 static inline void ndp_trace_conn(const struct sock *sk, u8 *saddr, u8 *daddr,
@@ -205,7 +206,8 @@ TRACE_EVENT(ndp_trim,
 				   { NDP_TRIM_RCVBUF, "rcvbuf" },
 				   { NDP_TRIM_MEM,    "mem" },
 				   { NDP_TRIM_LAST_HOP, "last-hop" },
-				   { NDP_TRIM_FABRIC, "fabric" }),
+				   { NDP_TRIM_FABRIC, "fabric" },
+				   { NDP_TRIM_BACKLOG, "backlog" }),
 		  __entry->ce)
 );
 

@@ -1,0 +1,72 @@
+#!/usr/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The socket backlog (net/ndp/input.c, ndp_backlog_shed(); ndp-transport.rst,
+# "Locking"): packets that arrive while the application holds its socket
+# wait in the backlog, up to a bound.  ndp_hold makes the receiving
+# application hold its socket for as long as it takes a window (15 packets
+# of 9000 bytes) to arrive: its send() copies from a page registered with
+# userfaultfd, and the fault is resolved only once the window is in.
+#
+#   default buffers   the window fits in the backlog: every byte
+#                     intact, nothing shed, nothing dropped;
+#   tiny buffers      SO_RCVBUF and SO_SNDBUF at their minimum bound the
+#                     backlog to about 80 KB, less than the window: what
+#                     does not fit waits as its header (BacklogShed moves),
+#                     nothing is dropped (BacklogDrop stays), the headers
+#                     are NACKed and pulled again (the sender's RtxNack
+#                     moves) and every byte arrives intact.  Before the
+#                     shed, the packets beyond the bound were dropped and
+#                     waited for the sender's RTO.
+#
+# Skipped on a kernel without userfaultfd.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/xfer_lib.sh"
+
+[ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "the backlog counters are NDP-only"
+xfer_setup
+ndp_lib_require_cmd ndp_hold
+NDP_MTU=9000 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
+
+# shellcheck disable=SC2154 # ns_a, ns_b: set by ndp_topo_pair
+# hold_run NAME ARGS...: ndp_hold from a to b; its KTAP lines become info,
+# its result a check.  Sets $held (0: ran, 4: skipped, else failed).
+hold_run()
+{
+	local out=$XFER_TMP/hold.$1
+
+	shift
+	ip netns exec "$ns_a" ndp_hold "$@" "/run/netns/$ns_b" 10.0.1.2 \
+		"$(xfer_next_port)" >"$out" 2>&1
+	held=$?
+	sed 's/^/# /' "$out"
+}
+
+hold_run probe -S 64K
+[ "$held" = 4 ] && ndp_lib_skip_all "no userfaultfd in this kernel"
+ndp_lib_plan 9
+
+# --- default buffers -------------------------------------------------------
+st0=$(xfer_stats "$ns_a" "$ns_b")
+hold_run default
+st1=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "default buffers: window held in the backlog, 1 MB intact" test "$held" = 0
+ndp_lib_check "default buffers: nothing shed (BacklogShed)" \
+	test "$(xfer_delta "$st0" "$st1" "$ns_b" BacklogShed)" -eq 0
+ndp_lib_check "default buffers: nothing dropped (BacklogDrop)" \
+	test "$(xfer_delta "$st0" "$st1" "$ns_b" BacklogDrop)" -eq 0
+ndp_lib_check "default buffers: the backlog was used (BacklogRcv)" \
+	test "$(xfer_delta "$st0" "$st1" "$ns_b" BacklogRcv)" -gt 0
+
+# --- tiny buffers: the window exceeds the backlog's bound -------------------
+hold_run tiny -b 1
+st2=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "tiny buffers: window held in the backlog, 1 MB intact" test "$held" = 0
+ndp_lib_info "receiver: BacklogShed $(xfer_delta "$st1" "$st2" "$ns_b" BacklogShed) BacklogDrop $(xfer_delta "$st1" "$st2" "$ns_b" BacklogDrop) RcvQDrops $(xfer_delta "$st1" "$st2" "$ns_b" RcvQDrops); sender: RtxNack $(xfer_delta "$st1" "$st2" "$ns_a" RtxNack) RtxTimeout $(xfer_delta "$st1" "$st2" "$ns_a" RtxTimeout)"
+ndp_lib_check "tiny buffers: DATA beyond the bound waited as headers (BacklogShed)" \
+	test "$(xfer_delta "$st1" "$st2" "$ns_b" BacklogShed)" -gt 0
+ndp_lib_check "tiny buffers: nothing dropped (BacklogDrop)" \
+	test "$(xfer_delta "$st1" "$st2" "$ns_b" BacklogDrop)" -eq 0
+ndp_lib_check "tiny buffers: the sender resent on NACKs (RtxNack)" \
+	test "$(xfer_delta "$st1" "$st2" "$ns_a" RtxNack)" -gt 0
+ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
