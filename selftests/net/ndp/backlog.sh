@@ -42,7 +42,7 @@ hold_run()
 	sed 's/^/# /' "$out"
 }
 
-hold_run probe -S 64K
+hold_run probe -S 64K -w 1
 [ "$held" = 4 ] && ndp_lib_skip_all "no userfaultfd in this kernel"
 ndp_lib_plan 9
 

@@ -160,9 +160,14 @@ static uint64_t recv_check(int fd, uint64_t n, int seed, bool *intact)
 
 		if (r <= 0)
 			break;
-		for (i = 0; seed >= 0 && i < r; i++)
-			if (buf[i] != pattern(off + i, seed))
-				*intact = false;
+		for (i = 0; seed >= 0 && i < r; i++) {
+			if (buf[i] == pattern(off + i, seed) || !*intact)
+				continue;
+			ksft_print_msg("byte %llu: %#x, not %#x\n",
+				       (unsigned long long)(off + i), buf[i],
+				       pattern(off + i, seed));
+			*intact = false;
+		}
 		off += r;
 	}
 	return off;
