@@ -1099,8 +1099,13 @@ static bool ndp_backlog_shed(struct sock *sk, struct sk_buff *skb,
 	lockdep_assert_held(&sk->sk_lock.slock);
 	*shed = false;
 	if (nh->type == NDP_PKT_DATA && skb->len > hlen) {
-		if (ndp_hdr_has(nh, NDP_F_TRIMMED | NDP_F_RTS) ||
-		    pskb_trim(skb, hlen))
+		if (ndp_hdr_has(nh, NDP_F_TRIMMED | NDP_F_RTS))
+			return false;
+		/* Still charged to its sender across a veth (skb_scrub_packet()
+		 * keeps the owner): its truesize changes below.
+		 */
+		skb_orphan(skb);
+		if (pskb_trim(skb, hlen))
 			return false;
 		/* What the header alone holds (skb_condense(), which 6.1
 		 * does not export): the payload's pages went with the trim.

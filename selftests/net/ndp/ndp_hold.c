@@ -126,9 +126,12 @@ static uint64_t ndp_counter(const char *name)
 	return val;
 }
 
+/* Both threads send and receive: their buffers are their own. */
+#define XFER_CHUNK	16384
+
 static int send_all(int fd, uint64_t n, unsigned int seed)
 {
-	static uint8_t buf[65536];
+	uint8_t buf[XFER_CHUNK];
 	uint64_t off = 0;
 
 	while (off < n) {
@@ -149,7 +152,7 @@ static int send_all(int fd, uint64_t n, unsigned int seed)
 /* Read @n bytes; with @seed, check them against the pattern. */
 static uint64_t recv_check(int fd, uint64_t n, int seed, bool *intact)
 {
-	static uint8_t buf[65536];
+	uint8_t buf[XFER_CHUNK];
 	uint64_t off = 0;
 
 	*intact = true;
