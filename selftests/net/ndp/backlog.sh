@@ -17,7 +17,9 @@
 #                     are NACKed and pulled again (the sender's RtxNack
 #                     moves) and every byte arrives intact.  Before the
 #                     shed, the packets beyond the bound were dropped and
-#                     waited for the sender's RTO.
+#                     waited for the sender's RTO;
+#   gone              the namespaces deleted, ndp.ko unloads: a shed
+#                     packet gave its sender's write memory back.
 #
 # Skipped on a kernel without userfaultfd.
 . "$(dirname "$0")/lib.sh"
@@ -44,7 +46,7 @@ hold_run()
 
 hold_run probe -S 64K -w 1
 [ "$held" = 4 ] && ndp_lib_skip_all "no userfaultfd in this kernel"
-ndp_lib_plan 9
+ndp_lib_plan 10
 
 # --- default buffers -------------------------------------------------------
 st0=$(xfer_stats "$ns_a" "$ns_b")
@@ -70,3 +72,20 @@ ndp_lib_check "tiny buffers: nothing dropped (BacklogDrop)" \
 ndp_lib_check "tiny buffers: the sender resent on NACKs (RtxNack)" \
 	test "$(xfer_delta "$st1" "$st2" "$ns_a" RtxNack)" -gt 0
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
+
+# A packet shed across the veth was still charged to its sender's write
+# memory: if its truesize changed under that charge, the sender's socket,
+# and with it ndp.ko, would stay for good.
+gone()
+{
+	ip netns del "$ns_a" 2>/dev/null
+	ip netns del "$ns_b" 2>/dev/null
+	rmmod ndp_diag 2>/dev/null
+	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
+	echo "rmmod ndp still refused 60 s after the namespaces died:"
+	ndp_lib_module_busy ndp
+	return 1
+}
+ndp_lib_check "namespaces gone: ndp.ko unloads" gone
+modprobe ndp
+ndp_lib_done
