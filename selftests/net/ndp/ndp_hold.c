@@ -176,6 +176,15 @@ static uint64_t recv_check(int fd, uint64_t n, int seed, bool *intact)
 	return off;
 }
 
+/* A stalled transfer fails the check instead of hanging the script. */
+static void set_timeouts(int fd)
+{
+	struct timeval tv = { .tv_sec = 120 * opt.factor };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
 struct holder {
 	int fd;
 	void *page;
@@ -289,6 +298,7 @@ static void *server(void *arg)
 	fd = accept(lfd, NULL, NULL);
 	if (fd < 0)
 		ndp_die_errno("accept");
+	set_timeouts(fd);
 	if (recv_check(fd, MSG1_BYTES, 1, &intact) != MSG1_BYTES || !intact)
 		ndp_die("first message short or altered");
 	if (opt.buf &&
@@ -360,6 +370,7 @@ int main(int argc, char **argv)
 	fd = ndp_stream_socket(opt.family, true, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&opt.addr, opt.alen))
 		ndp_die_errno("connect");
+	set_timeouts(fd);
 	if (send_all(fd, MSG1_BYTES, 1))
 		ndp_die_errno("send");
 	st_wait(&st.holding, 20);
