@@ -362,7 +362,6 @@ int main(int argc, char **argv)
 		ndp_die("bad address %s", argv[optind + 1]);
 
 	ksft_print_header();
-	ksft_set_plan(3);
 	if (pthread_create(&t, NULL, server, NULL))
 		ndp_die_errno("pthread_create");
 	if (!st_wait(&st.listening, 10))
@@ -379,6 +378,7 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		ksft_exit_skip("no userfaultfd to hold the socket with\n");
 	}
+	ksft_set_plan(3);
 	if (send_all(fd, opt.bytes, 2))
 		ndp_die_errno("send");
 	recv_check(fd, 4096, -1, &intact);
