@@ -35,8 +35,12 @@
  * whose port was cut to a tenth of its rate was never trimmed and
  * never excluded, and the transfer ran at about four times that one
  * path's rate (multipath.sh's degraded phase: 19-21 % of the remaining
- * paths, against 75-77 % packet by packet); why runs keep the slow port
- * from overflowing is not understood yet, and sprayed paths may suffer
+ * paths, against 75-77 % packet by packet).  Packet by packet the slow
+ * path was excluded for RTO expiries, not trims; with runs the RTO,
+ * one per connection, grew with the runs' RTT samples and never
+ * expired, the port rarely trimmed, and the scoreboard saw ACKs only
+ * (ndp-transport.rst, "Bursts"): a slow but lossless path gives it no
+ * bad feedback, as it has no delay signal.  Sprayed paths may suffer
  * the same when one of them slows down (not tested).
  *
  * Sprayed paths are discovered, not configured: with no configured path
