@@ -78,16 +78,6 @@ ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 # A packet shed across the veth was still charged to its sender's write
 # memory: if its truesize changed under that charge, the sender's socket,
 # and with it ndp.ko, would stay for good.
-gone()
-{
-	ip netns del "$ns_a" 2>/dev/null
-	ip netns del "$ns_b" 2>/dev/null
-	rmmod ndp_diag 2>/dev/null
-	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
-	echo "rmmod ndp still refused 60 s after the namespaces died:"
-	ndp_lib_module_busy ndp
-	return 1
-}
-ndp_lib_check "namespaces gone: ndp.ko unloads" gone
+ndp_lib_check "namespaces gone: ndp.ko unloads" ndp_lib_unload_ndp "$ns_a" "$ns_b"
 modprobe ndp
 ndp_lib_done

@@ -330,20 +330,9 @@ fi
 # Every socket is released once its namespace goes: a batch taken apart
 # while still charged to its sender (lo, above) once kept that socket's
 # write memory, and with it ndp.ko, for good.
-gone()
-{
-	local n
-	for n in "$ns_a" "$ns_b" "${ns_l:-}" "${ns_h1:-}" "${ns_h2:-}" \
-		 "${ns_sw:-}" "${ns_rx:-}"; do
-		[ -n "$n" ] && ip netns del "$n" 2>/dev/null
-	done
-	rmmod ndp_diag 2>/dev/null
-	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
-	echo "rmmod ndp still refused 60 s after the namespaces died:"
-	ndp_lib_module_busy ndp
-	return 1
-}
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
-ndp_lib_check "namespaces gone: ndp.ko unloads" gone
+ndp_lib_check "namespaces gone: ndp.ko unloads" ndp_lib_unload_ndp \
+	"$ns_a" "$ns_b" "${ns_l:-}" "${ns_h1:-}" "${ns_h2:-}" "${ns_sw:-}" \
+	"${ns_rx:-}"
 modprobe ndp
 ndp_lib_done

@@ -310,6 +310,26 @@ ndp_lib_module_busy()
 	return 0
 }
 
+# ndp_lib_unload_ndp [NS...]: delete the namespaces NS (every socket in
+# them goes) and unload ndp.ko, waiting up to 60 s for their sockets to be
+# freed; ndp_diag.ko, which holds it once a sock_diag dump loaded it, goes
+# first.  Fails, with ndp_lib_module_busy's report, when ndp.ko stays: a
+# socket, a packet or a timer that kept a reference.  The caller loads
+# ndp.ko again if more follows.
+ndp_lib_unload_ndp()
+{
+	local ns
+
+	for ns in "$@"; do
+		[ -n "$ns" ] && ip netns del "$ns" 2>/dev/null
+	done
+	rmmod ndp_diag 2>/dev/null
+	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
+	echo "rmmod ndp still refused 60 s after the namespaces died:"
+	ndp_lib_module_busy ndp
+	return 1
+}
+
 # ndp_lib_conns NS: the NDP connections of NS as sock_diag lists them
 # (ndpctl sockets, the dump ss uses): every connection in the namespace's
 # table, opening, established or draining; not listeners, sockets that

@@ -255,18 +255,9 @@ ndp_lib_expect_le "device deleted: within 20 s" 20 \
 ndp_lib_expect_eq "device deleted: no queue left" 0 "$(queues "$ns_b")"
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 
-gone()
-{
-	ip netns del "$ns_a"
-	ip netns del "$ns_b"
-	# ndp_diag.ko (loaded by the sock_diag dumps above) holds ndp.ko.
-	rmmod ndp_diag 2>/dev/null
-	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
-	echo "rmmod ndp still refused 60 s after the namespaces died:"
-	ndp_lib_module_busy ndp
-	return 1
-}
-ndp_lib_check "namespaces gone: ndp.ko unloads" gone
+# ndp_diag.ko (loaded by the sock_diag dumps above) holds ndp.ko: the
+# helper unloads it first.
+ndp_lib_check "namespaces gone: ndp.ko unloads" ndp_lib_unload_ndp "$ns_a" "$ns_b"
 modprobe ndp
 ndp_lib_info "total: ${SECONDS}s"
 ndp_lib_done

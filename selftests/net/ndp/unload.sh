@@ -92,14 +92,8 @@ ndp_lib_check "both namespaces are gone" \
 	bash -c "! ip netns list | grep -qE '^(${ns_a}|${ns_b})( |$)'"
 
 if xfer_is_ndp; then
-	gone()
-	{
-		ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
-		echo "rmmod ndp still refused 60 s after the namespaces died:"
-		ndp_lib_module_busy ndp
-		return 1
-	}
-	ndp_lib_check "every socket is released: rmmod ndp succeeds" gone
+	ndp_lib_check "every socket is released: rmmod ndp succeeds" \
+		ndp_lib_unload_ndp
 	modprobe ndp
 else
 	ndp_lib_skip "every socket is released: rmmod ndp succeeds" "TCP is built in"
