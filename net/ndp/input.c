@@ -1142,7 +1142,6 @@ static enum skb_drop_reason ndp_backlog_conn(struct sock *sk,
 					     bool corrupt, bool opened)
 {
 	struct ndp_backlog_cb *bcb = NDP_BACKLOG_CB(skb);
-
 	bool shed;
 
 	memset(bcb, 0, sizeof(*bcb));
