@@ -96,14 +96,25 @@ struct ndp_encap_net {
 #define NDP_ENCAP_SPORT_MIN	49152
 #define NDP_ENCAP_SPORT_SPAN	16384
 
+/*
+ * Set once at module load (ndp_encap_seed_init()), not by
+ * net_get_random_once() on the first packet: that disables a static key
+ * from a work item, patching the module's text while packets run through
+ * it, and a TCG guest once took the patch's int3 as a fatal trap there
+ * (CI, spray.sh, 2026-11-29).
+ */
 static u32 ndp_encap_seed __read_mostly;
+
+void __init ndp_encap_seed_init(void)
+{
+	ndp_encap_seed = get_random_u32();
+}
 
 /* The UDP source port of a connection's plain route and replies. */
 __be16 ndp_encap_sport(const struct ndp_flow *fl)
 {
 	u32 h;
 
-	net_get_random_once(&ndp_encap_seed, sizeof(ndp_encap_seed));
 	h = jhash2((const u32 *)fl, 9, ndp_encap_seed);
 	return htons(NDP_ENCAP_SPORT_MIN + h % NDP_ENCAP_SPORT_SPAN);
 }

@@ -499,17 +499,22 @@ void ndp_unbind(struct sock *sk)
 	spin_unlock_bh(&nn->hash->bind_lock);
 }
 
+/* Set at module load, as encap.c's seed and for the same reason. */
+static u32 ndp_reuseport_seed __read_mostly;
+
+void __init ndp_hash_seed_init(void)
+{
+	ndp_reuseport_seed = get_random_u32();
+}
+
 /*
  * The flow hash that spreads passive opens over an SO_REUSEPORT group
  * (addresses and ports, as inet_ehashfn(); salted per boot and netns).
  */
 static u32 ndp_reuseport_hash(const struct net *net, const struct ndp_flow *fl)
 {
-	static u32 ndp_reuseport_seed __read_mostly;
-
 	u32 h;
 
-	net_get_random_once(&ndp_reuseport_seed, sizeof(ndp_reuseport_seed));
 	h = jhash2((const u32 *)&fl->laddr, 8, ndp_reuseport_seed);
 	return jhash_3words(h, ((u32)ntohs(fl->lport) << 16) | ntohs(fl->rport),
 			    net_hash_mix(net), ndp_reuseport_seed);

@@ -627,6 +627,8 @@ static int __init ndp_init(void)
 
 	ndp_proto_v6_init();
 	ndp_mem_init();
+	ndp_encap_seed_init();
+	ndp_hash_seed_init();
 	err = proto_register(&ndp_prot, 1);
 	if (err)
 		return err;

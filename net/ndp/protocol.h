@@ -1045,6 +1045,8 @@ struct sock *ndp_listener_lookup(struct net *net, const struct ndp_flow *fl,
 extern struct proto ndp_prot;
 extern long sysctl_ndp_mem[3];
 void ndp_mem_init(void);
+void ndp_encap_seed_init(void);
+void ndp_hash_seed_init(void);
 extern struct proto ndpv6_prot;
 void ndp_proto_v6_init(void);
 extern const struct proto_ops ndp_inet_ops;
