@@ -509,7 +509,7 @@ void __init ndp_hash_seed_init(void)
 
 /*
  * The flow hash that spreads passive opens over an SO_REUSEPORT group
- * (addresses and ports, as inet_ehashfn(); salted per boot and netns).
+ * (addresses and ports, as inet_ehashfn(); salted per module load and netns).
  */
 static u32 ndp_reuseport_hash(const struct net *net, const struct ndp_flow *fl)
 {
