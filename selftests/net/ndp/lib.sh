@@ -189,6 +189,12 @@ ndp_lib_info()
 ndp_lib_done()
 {
 	ktap_print_totals
+	# A script that ended early (an error in its own code) reported
+	# fewer points than it planned: a failure, not a pass.
+	if [ "$KSFT_NUM_TESTS" != $((KTAP_TESTNO - 1)) ]; then
+		echo "# planned $KSFT_NUM_TESTS test points, reported $((KTAP_TESTNO - 1))"
+		exit "$KSFT_FAIL"
+	fi
 	if [ $((KTAP_CNT_FAIL + __ndp_lib_fail)) -gt 0 ]; then
 		exit "$KSFT_FAIL"
 	elif [ "$KTAP_CNT_PASS" -eq 0 ] && [ "$KTAP_CNT_SKIP" -gt 0 ]; then

@@ -30,7 +30,7 @@ if xfer_is_ndp && [ -n "$rate" ]; then
 		ndp_lib_info "cannot set net.ndp.link_rate_mbps=$rate"
 	ndp_lib_info "receiver: net.ndp.link_rate_mbps=$rate"
 fi
-ndp_lib_plan 7
+ndp_lib_plan 6
 
 # Two hosts, two connections each, at the same time (an incast on tr).
 incast()
