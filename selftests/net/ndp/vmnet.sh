@@ -15,13 +15,21 @@
 #     one per MTU of data sent), none longer than MTU + 14, no IP
 #     fragment;
 #   - NDP native: every super-packet a guest built (OutGsoSegs) was cut in
-#     that guest (GsoSegments): virtio-net does not take NDP's GSO type.
+#     that guest (GsoSegments): virtio-net does not take NDP's GSO type;
+#   - through the switch guest: the same, and its sch_ndp (udp-port set)
+#     sent at least the four NDP transfers' data packets on each port as
+#     NDP data, those in UDP recognised (its encap counter).
 #
 # TCP's frames longer than the MTU are printed, not judged: they are TSO
 # super-packets that the virtio header carries to the other guest.
 #
 #   NDP_VMNET_KERNEL=6.12   the guests' kernel (tools/vm/ndp-vm --kernel)
 #   NDP_VMNET_MTUS="1500 9000"
+#   NDP_VMNET_SWITCH_MTUS=1500  MTUs at which the same runs again through a
+#                           third guest, a software switch routing between
+#                           the two links with sch_ndp on its ports
+#                           (default options and udp-port; ndp-vm-net -s);
+#                           "" for none
 #   NDP_VMNET_SIZE=4M       bytes each way per transfer
 #   NDP_VMNET_IMAGE=DIR     an image built before (ndp-vm --image) instead
 #                           of building one
@@ -31,6 +39,7 @@
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 kernel=${NDP_VMNET_KERNEL:-6.12}
 mtus=${NDP_VMNET_MTUS:-1500 9000}
+switch_mtus=${NDP_VMNET_SWITCH_MTUS-1500}
 size=${NDP_VMNET_SIZE:-4M}
 udp_port=7253	# vmnet_guest.sh's
 cases="tcp4 tcp6 ndp4 ndp6 udp4 udp6"
@@ -46,8 +55,13 @@ keep=${NDP_VMNET_KEEP:-}
 bytes=$(python3 -c 'import sys; s = sys.argv[1]; m = {"K": 1 << 10, "M": 1 << 20}
 print(int(s[:-1]) * m[s[-1]] if s[-1] in m else int(s))' "$size")
 
-nmtus=$(echo "$mtus" | wc -w)
-ndp_lib_plan $((nmtus * (1 + 6 + 4 + 2)))
+# Each MTU alone, then each of NDP_VMNET_SWITCH_MTUS through a switch.
+runs=
+for mtu in $mtus; do runs="$runs $mtu"; done
+for mtu in $switch_mtus; do runs="$runs sw$mtu"; done
+nruns=$(echo "$runs" | wc -w)
+nsw=$(echo "$switch_mtus" | wc -w)
+ndp_lib_plan $((nruns * (1 + 6 + 4 + 2) + nsw))
 
 t0=$SECONDS
 image=${NDP_VMNET_IMAGE:-}
@@ -113,39 +127,69 @@ check_cut()
 	done
 }
 
-for mtu in $mtus; do
-	d=$work/mtu$mtu
+# check_switch DIR MTU: on each port the switch guest's sch_ndp (with
+# udp-port) sent at least the four NDP transfers' data packets (native
+# and in UDP, v4 and v6) as NDP data, two of them recognised in UDP.
+check_switch()
+{
+	local d=$1 mtu=$2 p n e ports=0
+
+	for p in $(sed -n 's/^VMNET-QDISC port=\([^ ]*\) .*/\1/p' "$d/console-s.log" | sort -u); do
+		n=$(sed -n "s/^VMNET-QDISC port=$p .*data: .* sent \([0-9]*\) pkts.*/\1/p" "$d/console-s.log")
+		e=$(sed -n "s/^VMNET-QDISC port=$p .*encap: \([0-9]*\).*/\1/p" "$d/console-s.log")
+		echo "port $p: ${n:-no} NDP data packets sent, ${e:-no} NDP packets in UDP"
+		[ "${n:-0}" -ge $((4 * bytes / mtu)) ] && [ "${e:-0}" -ge $((2 * bytes / mtu)) ] ||
+			return 1
+		ports=$((ports + 1))
+	done
+	[ "$ports" = 2 ]
+}
+
+for run in $runs; do
+	mtu=${run#sw}
+	d=$work/$run
 	mkdir -p "$d"
 	t1=$SECONDS
 	rc=0
+	sw=()
+	label="mtu $mtu"
+	if [ "$run" != "$mtu" ]; then
+		sw=(-s "/ndp/selftests/vmnet_guest.sh switch udp-port $udp_port")
+		label="switch mtu $mtu"
+	fi
 	"$top/tools/vm/ndp-vm-net" --image "$image" --mtu "$mtu" --timeout 900 \
-		--pcap "$d/tapa.pcap" --log-dir "$d" \
+		--pcap "$d/tapa.pcap" --log-dir "$d" "${sw[@]}" \
 		-a "/ndp/selftests/vmnet_guest.sh server $size" \
 		-b "/ndp/selftests/vmnet_guest.sh client $size" >"$d/run.log" 2>&1 || rc=$?
 	if [ "$rc" = 0 ]; then
-		ndp_lib_pass "mtu $mtu: both guests ran clean"
+		ndp_lib_pass "$label: the guests ran clean"
 	else
-		ndp_lib_fail "mtu $mtu: both guests ran clean" "ndp-vm-net exit $rc"
+		ndp_lib_fail "$label: the guests ran clean" "ndp-vm-net exit $rc"
 		sed 's/^/#   /' "$d/run.log" | tail -n 40
 		grep -h '^# ' "$d"/console-?.log 2>/dev/null | sed 's/^/#   /' | head -n 20
 	fi
-	ndp_lib_info "mtu $mtu: guests ran $((SECONDS - t1)) s"
+	ndp_lib_info "$label: guests ran $((SECONDS - t1)) s"
 	grep -h '^ndp-vm-net: tap' "$d/run.log" | sed 's/^/# /'
 	grep -h '^VMNET-FEAT' "$d"/console-?.log 2>/dev/null | sed 's/^/# /'
 	counts=$d/counts
 	python3 "$(dirname "$0")/vmnet_pcap.py" "$d/tapa.pcap" "$mtu" "$udp_port" >"$counts" 2>&1 ||
 		: >"$counts"
-	sed "s/^/# mtu $mtu wire: /" "$counts"
+	sed "s/^/# $label wire: /" "$counts"
 	for c in $cases; do
-		ndp_lib_check "mtu $mtu $c: transfer intact" check_intact "$d" "$c"
+		ndp_lib_check "$label $c: transfer intact" check_intact "$d" "$c"
 	done
 	for c in ndp4 ndp6 udp4 udp6; do
-		ndp_lib_check "mtu $mtu $c: no frame above the MTU" check_wire "$counts" "$c" "$mtu"
+		ndp_lib_check "$label $c: no frame above the MTU" check_wire "$counts" "$c" "$mtu"
 	done
 	for c in ndp4 ndp6; do
-		ndp_lib_check "mtu $mtu $c: super-packets cut in the guest" check_cut "$d" "$c"
+		ndp_lib_check "$label $c: super-packets cut in the guest" check_cut "$d" "$c"
 		grep -h "^VMNET-STAT case=$c " "$d"/console-?.log | sed 's/^/# /'
 	done
+	if [ ${#sw[@]} -gt 0 ]; then
+		ndp_lib_check "$label: sch_ndp on the switch guest forwarded the NDP data" \
+			check_switch "$d" "$mtu"
+		grep -h '^VMNET-QDISC\|^VMNET-PORT' "$d/console-s.log" 2>/dev/null | sed 's/^/# /'
+	fi
 	if [ -n "$keep" ]; then
 		mkdir -p "$keep"
 		cp -a "$d" "$keep/"
