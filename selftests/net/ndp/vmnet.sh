@@ -127,6 +127,13 @@ check_cut()
 	done
 }
 
+# rcvq_drops DIR: RcvQDrops summed over every NDP case of both guests.
+rcvq_drops()
+{
+	grep -h '^VMNET-STAT case=' "$1/console-a.log" "$1/console-b.log" |
+		tr ' ' '\n' | sed -n 's/^RcvQDrops=//p' | awk '{ s += $1 } END { print s + 0 }'
+}
+
 # check_switch DIR MTU: on each port the switch guest's sch_ndp (with
 # udp-port) sent at least the four NDP transfers' data packets (native
 # and in UDP, v4 and v6) as NDP data, two of them recognised in UDP.
@@ -185,6 +192,9 @@ for run in $runs; do
 		ndp_lib_check "$label $c: super-packets cut in the guest" check_cut "$d" "$c"
 		grep -h "^VMNET-STAT case=$c " "$d"/console-?.log | sed 's/^/# /'
 	done
+	# Printed, not judged: receivers still drop data for want of buffer
+	# on these lossless links in some runs (ndp-testing.rst; issue 25).
+	ndp_lib_info "$label: RcvQDrops over all cases of both guests: $(rcvq_drops "$d")"
 	if [ ${#sw[@]} -gt 0 ]; then
 		ndp_lib_check "$label: sch_ndp on the switch guest forwarded the NDP data" \
 			check_switch "$d" "$mtu"

@@ -139,7 +139,7 @@ stat_delta()	# stat_delta CASE BEFORE AFTER
 {
 	awk -v c="$1" -v s="$VMNET_NAME" '
 		NR == FNR { b[$1] = $2; next }
-		$1 ~ /^(OutData|InData|GsoSegments|OutGsoPkts|OutGsoSegs|OutFragmented|EncapOutPkts|EncapInPkts|InCsumErrs|Rtos|RtxNack|DevTxPackets|DevRxPackets)$/ {
+		$1 ~ /^(OutData|InData|GsoSegments|OutGsoPkts|OutGsoSegs|OutFragmented|EncapOutPkts|EncapInPkts|InCsumErrs|Rtos|RtxNack|RcvQDrops|DevTxPackets|DevRxPackets)$/ {
 			line = line " " $1 "=" ($2 - b[$1])
 		}
 		$2 != b[$1] { all = all " " $1 "=" ($2 - b[$1]) }
