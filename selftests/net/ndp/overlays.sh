@@ -159,10 +159,9 @@ cell_bridge()
 	local f
 	ndp_topo_ns_new ns_br || return 1
 	modprobe br_netfilter 2>/dev/null
-	veth_wire "$ns_a" "$ns_br" eth0 || return 1
-	ip -n "$ns_br" link set eth0 down name pa up
-	veth_wire "$ns_b" "$ns_br" eth0 || return 1
-	ip -n "$ns_br" link set eth0 down name pb up
+	ndp_topo_link "$ns_a" eth0 "$ns_br" pa 1500 || return 1
+	ndp_topo_link "$ns_b" eth0 "$ns_br" pb 1500 || return 1
+	wire "$ns_a" eth0 && wire "$ns_b" eth0 && wire "$ns_br" pa pb || return 1
 	ip -n "$ns_br" link add br0 type bridge || return 1
 	ip -n "$ns_br" link set pa master br0
 	ip -n "$ns_br" link set pb master br0
