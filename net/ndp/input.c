@@ -1101,8 +1101,10 @@ bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb)
  * RTO.  It goes to ndp_rcv_conn_one() as a corrupt packet does (taken as
  * trimmed); ndp_rcv_data() tells it by its length: no payload behind a
  * header that announces some and is not marked trimmed, which no wire
- * packet can be (ndp_data_is_valid() refuses it).  Returns whether @skb
- * was queued; a shed DATA packet sets *@shed.
+ * packet can be (ndp_data_is_valid() refuses it).  A corrupt packet is
+ * shed alike: its payload is lost anyway, and its header asks for the
+ * same NACK.  Returns whether @skb was queued; a shed DATA packet sets
+ * *@shed.
  */
 static bool ndp_backlog_shed(struct sock *sk, struct sk_buff *skb,
 			     bool *shed)
@@ -1150,7 +1152,7 @@ static enum skb_drop_reason ndp_backlog_conn(struct sock *sk,
 	bcb->opened = opened;
 	if (likely(__ndp_add_backlog(sk, skb, 0)))
 		return SKB_NOT_DROPPED_YET;
-	if (!corrupt && ndp_backlog_shed(sk, skb, &shed)) {
+	if (ndp_backlog_shed(sk, skb, &shed)) {
 		if (shed) {
 			bcb->corrupt = 1;	/* taken as trimmed */
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_BACKLOGSHED);

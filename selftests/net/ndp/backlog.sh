@@ -65,7 +65,7 @@ hold_run tiny -b 1
 st2=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "tiny buffers: window held in the backlog, 1 MB intact" test "$held" = 0
 delta() { xfer_delta "$st1" "$st2" "$1" "$2"; }
-ndp_lib_info "receiver: BacklogShed $(delta "$ns_b" BacklogShed) BacklogDrop $(delta "$ns_b" BacklogDrop) BacklogRcv $(delta "$ns_b" BacklogRcv) RcvQDrops $(delta "$ns_b" RcvQDrops) MemDrops $(delta "$ns_b" MemDrops) OutPulls $(delta "$ns_b" OutPulls) OutNacks $(delta "$ns_b" OutNacks) InData $(delta "$ns_b" InData)"
+ndp_lib_info "receiver: BacklogShed $(delta "$ns_b" BacklogShed) BacklogDrop $(delta "$ns_b" BacklogDrop) BacklogRcv $(delta "$ns_b" BacklogRcv) RcvQDrops $(delta "$ns_b" RcvQDrops) MemDrops $(delta "$ns_b" MemDrops) InCsumErrs $(delta "$ns_b" InCsumErrs) OutPulls $(delta "$ns_b" OutPulls) OutNacks $(delta "$ns_b" OutNacks) InData $(delta "$ns_b" InData)"
 ndp_lib_info "sender: RtxNack $(delta "$ns_a" RtxNack) RtxTimeout $(delta "$ns_a" RtxTimeout) InPulls $(delta "$ns_a" InPulls) OutData $(delta "$ns_a" OutData)"
 ndp_lib_check "tiny buffers: DATA beyond the bound waited as headers (BacklogShed)" \
 	test "$(xfer_delta "$st1" "$st2" "$ns_b" BacklogShed)" -gt 0
