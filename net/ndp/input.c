@@ -435,11 +435,6 @@ static void ndp_ack(struct sock *sk, struct ndp_ack_batch *ab, u32 psn,
 	if (pull) {
 		ab->pull = true;
 		ab->ctr = ctr;
-		/* A pull does not wait for the rest of a backlog run: the
-		 * owner may take long over it, the sender's link not.
-		 */
-		if (ab == &ndp_sk(sk)->bl_ab)
-			ndp_ack_flush(sk, ab, xmitq);
 	}
 }
 
@@ -1432,8 +1427,7 @@ int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
  *
  * The DATA that waited in the backlog was taken in one go and owes one
  * ACK per run of consecutive psns (&ndp_sock.bl_ab), the last one sent
- * here, and one wake-up of the reader.  A run's ACK that carries a pull
- * left at once (ndp_ack()).
+ * here, and one wake-up of the reader.
  */
 void ndp_backlog_done(struct sock *sk)
 {
