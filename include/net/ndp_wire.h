@@ -12,7 +12,7 @@
  * description, with field diagrams and the rules for each packet type, is
  * Documentation/networking/ndp-wire.rst; keep all three in step.
  *
- * Checklist for adding a packet type or flag:
+ * Checklist for adding a packet type, flag or option:
  *   1. add it to enum ndp_pkt_type / NDP_F_* in include/uapi/linux/ndp.h,
  *      never reuse a value;
  *   2. describe it in Documentation/networking/ndp-wire.rst;
@@ -65,6 +65,34 @@ static inline bool ndp_hdr_is_sane(const struct ndphdr *nh)
 	return nh->type >= NDP_PKT_DATA && nh->type < NDP_PKT_MAX &&
 	       nh->doff >= NDP_HDR_WORDS &&
 	       !(nh->flags & ~htons(NDP_F_ALL));
+}
+
+/*
+ * The value of option @kind with @len bytes in all (kind and length
+ * included) in header @nh, whose doff * 4 bytes the caller made linear:
+ * its first value byte, or NULL if the header has no such option.  The
+ * walk stops at NDP_OPT_EOL and at a length below 2 or past the header;
+ * an option of @kind with another length is not taken.
+ */
+static inline const u8 *ndp_hdr_opt(const struct ndphdr *nh, u8 kind, u8 len)
+{
+	const u8 *p = (const u8 *)(nh + 1);
+	const u8 *end = (const u8 *)nh + nh->doff * 4;
+
+	while (p < end) {
+		if (*p == NDP_OPT_EOL)
+			break;
+		if (*p == NDP_OPT_NOP) {
+			p++;
+			continue;
+		}
+		if (end - p < 2 || p[1] < 2 || p[1] > end - p)
+			break;
+		if (p[0] == kind && p[1] == len)
+			return p + 2;
+		p += p[1];
+	}
+	return NULL;
 }
 
 /*

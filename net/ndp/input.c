@@ -695,7 +695,10 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		if (rmem && (rmem + skb->truesize > 2 * READ_ONCE(sk->sk_rcvbuf) ||
 			     (psn != nsk->rcv.nxt &&
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
-			NDP_INC_STATS(net, NDP_MIB_RCVQDROPS);
+			/* Told no room: a persist probe (room.c). */
+			NDP_INC_STATS(net, nsk->rcv.room_adv ?
+				      NDP_MIB_RCVQDROPS :
+				      NDP_MIB_RCVQFULLDROPS);
 			reason = SKB_DROP_REASON_SOCKET_RCVBUFF;
 			trace_ndp_trim(sk, psn, nh->path, NDP_TRIM_RCVBUF,
 				       ce);
@@ -826,7 +829,7 @@ static bool ndp_rst_ok(const struct ndp_sock *nsk, u32 psn)
  * acknowledged or NACKed, a valid pull) resets the RTO give-up count.
  */
 static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
-			     struct sk_buff_head *xmitq)
+			     u16 room, struct sk_buff_head *xmitq)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u16 flags = ntohs(nh->flags);
@@ -852,6 +855,7 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 	}
 	nsk->snd.heard = jiffies;
 	nsk->snd.peer_synced = true;
+	nsk->snd.peer_room = room;	/* room.c */
 	nsk->ever_heard = true;
 	ndp_dasr_heard(sk, ntohs(nh->nsenders));
 	/* A CE echo: the NACK already scores its path, an ACK's is scored
@@ -947,6 +951,7 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 	u16 flags = ntohs(hdr.flags);
 	unsigned int len = skb->len + skb_network_header_len(skb);
 	enum skb_drop_reason reason = NDP_SKB_CONSUMED;
+	u16 room = U16_MAX;
 
 	ndp_sock_assert_locked(sk);
 	if (nsk->dead)
@@ -956,6 +961,8 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 		flags |= NDP_F_TRIMMED;
 		hdr.flags = htons(flags);
 	}
+	if (hdr.type != NDP_PKT_DATA)
+		room = ndp_room_of(nh);	/* options: before the pull */
 	__skb_pull(skb, hdr.doff * 4);
 
 	if (!nsk->addr_ok && !opened)
@@ -981,7 +988,7 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 	case NDP_PKT_ACK:
 	case NDP_PKT_NACK:
 	case NDP_PKT_PULL:
-		ndp_rcv_feedback(sk, &hdr, xmitq);
+		ndp_rcv_feedback(sk, &hdr, room, xmitq);
 		break;
 	case NDP_PKT_CHALLENGE:
 		reason = ndp_rcv_challenge(sk, &hdr, xmitq);

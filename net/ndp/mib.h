@@ -272,6 +272,22 @@ enum ndp_mib_field {
 	 * the window
 	 */
 	NDP_MIB_WINDOWTOPUPS,
+	/* RoomAdverts: ACKs, NACKs and PULLs sent with the room option:
+	 * the receive buffer could not take two windows (room.c)
+	 */
+	NDP_MIB_ROOMADVERTS,
+	/* RoomUpdates: PULLs that told a peer, after "no room", that the
+	 * reader made room
+	 */
+	NDP_MIB_ROOMUPDATES,
+	/* RoomCuts: unscheduled packets not pushed because the peer said
+	 * it had no room for them
+	 */
+	NDP_MIB_ROOMCUTS,
+	/* RcvQFullDrops: DATA dropped at a full receive buffer after it
+	 * had advertised no room (persist probes, peers that ignore it)
+	 */
+	NDP_MIB_RCVQFULLDROPS,
 	NDP_MIB_MAX
 };
 

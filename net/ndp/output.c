@@ -703,7 +703,8 @@ static struct sk_buff *ndp_ctrl_alloc(const struct ndp_flow *fl, u8 type,
 {
 	struct sk_buff *skb;
 
-	skb = alloc_skb(NDP_HEADROOM, GFP_ATOMIC);
+	/* Tailroom for an option (room.c). */
+	skb = alloc_skb(NDP_HEADROOM + NDP_OPT_ROOM_LEN, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NDP_HEADROOM);
@@ -715,8 +716,9 @@ static struct sk_buff *ndp_ctrl_alloc(const struct ndp_flow *fl, u8 type,
 
 /*
  * A control packet (ACK, NACK, PULL, RST) of a connection.  ACK, NACK and
- * PULL carry the cumulative ack (rcv_nxt) in syn_off; the caller fills
- * pull when it sets NDP_F_PULL or sends a PULL.
+ * PULL carry the cumulative ack (rcv_nxt) in syn_off and the receive room
+ * when it is short (room.c); the caller fills pull when it sets
+ * NDP_F_PULL or sends a PULL.
  */
 struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 {
@@ -729,6 +731,8 @@ struct sk_buff *ndp_ctrl_skb(struct sock *sk, u8 type, u16 flags, u32 psn)
 		ndp_hdr(skb)->syn_off = htonl(READ_ONCE(nsk->rcv.nxt));
 		ndp_hdr(skb)->nsenders =
 			htons(ndp_dasr_advertised(sock_net(sk)));
+		if (type != NDP_PKT_TOKEN)
+			ndp_room_advertise(sk, skb);
 	}
 	return skb;
 }
@@ -1258,8 +1262,9 @@ static bool ndp_send_one_rtx(struct sock *sk, u16 flags,
 
 /*
  * A new unscheduled window: init_window packets, cut by DASR when the
- * peer advertised several active senders; the first detour_mark of them
- * will be marked eligible for detour.
+ * peer advertised several active senders and, after the first window, to
+ * the room the peer advertised (none while it has none, room.c); the
+ * first detour_mark of them will be marked eligible for detour.
  */
 static void ndp_push_window_start(struct sock *sk)
 {
@@ -1267,6 +1272,10 @@ static void ndp_push_window_start(struct sock *sk)
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 w = ndp_dasr_window(sk, READ_ONCE(nn->init_window));
 
+	if (nsk->snd.first_sent)
+		w = ndp_room_cut(sk, w);	/* room.c */
+	if (!w)
+		return;
 	nsk->snd.first_sent = true;
 	nsk->snd.idle = false;
 	nsk->snd.topup_held = false;
@@ -1394,9 +1403,14 @@ static void ndp_window_top_up(struct sock *sk)
 	used += ndp_sent_unacked_count(nsk, w - used);
 	if (used >= w)
 		return;
-	nsk->snd.unsched += w - used;
+	/* Within the peer's room, less what is already on its way. */
+	w = min_t(u32, w - used,
+		  nsk->snd.peer_room - min_t(u32, nsk->snd.peer_room, used));
+	if (!w)
+		return;
+	nsk->snd.unsched += w;
 	nsk->snd.idle = false;
-	NDP_ADD_STATS(sock_net(sk), NDP_MIB_WINDOWTOPUPS, w - used);
+	NDP_ADD_STATS(sock_net(sk), NDP_MIB_WINDOWTOPUPS, w);
 }
 
 /*

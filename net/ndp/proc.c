@@ -121,6 +121,10 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_INCEECHOES] = "InCEEchoes",
 	[NDP_MIB_PATHCE] = "PathCE",
 	[NDP_MIB_WINDOWTOPUPS] = "WindowTopUps",
+	[NDP_MIB_ROOMADVERTS] = "RoomAdverts",
+	[NDP_MIB_ROOMUPDATES] = "RoomUpdates",
+	[NDP_MIB_ROOMCUTS] = "RoomCuts",
+	[NDP_MIB_RCVQFULLDROPS] = "RcvQFullDrops",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

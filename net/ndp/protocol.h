@@ -14,6 +14,8 @@
  *   pull.c      the pull queue (one per netns and receiving device)
  *   timer.c     retransmission timeout with backoff
  *   timewait.c  time-wait records at both ends, replay rejection
+ *   room.c      receive room: what the receiver has room for in pushed
+ *               data (NDP_OPT_ROOM), what the sender pushes with it
  *   dasr.c      Dart's receiver-advertised sender count (per-netns
  *               table of peer addresses), both ends
  *   admit.c     admission of first windows under pressure: budgets,
@@ -569,6 +571,9 @@ struct ndp_sock_dasr {
  *	0 again when our LAST is acknowledged (the peer drops what it
  *	owed at LAST).
  * @credit: packets the peer's pulls allow us to send.
+ * @peer_room: packets the peer's last ACK, NACK or PULL said it has room
+ *	for (NDP_OPT_ROOM), U16_MAX: no limit; new windows and top-ups are
+ *	cut to it (room.c).
  * @rtx_pending: packets in @q marked for retransmission.
  * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
  *	(once @peer_synced and all sent is acknowledged, see ndp_push()).
@@ -609,6 +614,7 @@ struct ndp_sock_snd {
 	u32			tx_data;
 	u32			pulls_owed;
 	u32			credit;
+	u16			peer_room;
 	u32			rtx_pending;
 	bool			idle;
 	bool			topup_held;
@@ -662,6 +668,8 @@ struct ndp_sock_mp {
  * @hole_nacked: we NACKed @nxt (it will come back when pulled).
  * @tsize: truesize of the last data packet accepted (memory estimate
  *	for the next one).
+ * @room_adv: the room for pushed data our last ACK, NACK or PULL
+ *	advertised, in packets; U16_MAX: no limit (room.c).
  * @bytes_read: bytes the application read.
  *
  * Under the socket lock; @nxt is also read by the pull clock without it
@@ -677,6 +685,7 @@ struct ndp_sock_rcv {
 	bool			fin;
 	bool			hole_nacked;
 	u32			tsize;
+	u16			room_adv;
 	u64			bytes_read;
 };
 
@@ -1223,6 +1232,12 @@ struct ndp_pull_snap {
 void ndp_pull_snapshot(struct sock *sk, struct ndp_pull_snap *snap);
 void ndp_pull_deferred(struct sock *sk, struct sk_buff_head *xmitq);
 bool ndp_rcv_has_room(const struct sock *sk);
+
+/* room.c */
+void ndp_room_advertise(struct sock *sk, struct sk_buff *skb);
+u16 ndp_room_of(const struct ndphdr *nh);
+u32 ndp_room_cut(struct sock *sk, u32 want);
+void ndp_room_update(struct sock *sk);
 
 /* dasr.c */
 int ndp_dasr_net_init(struct ndp_net *nn);

@@ -105,6 +105,8 @@ void ndp_sock_init_state(struct sock *sk)
 	nsk->snd.una = nsk->snd.isn;
 	nsk->snd.nxt = nsk->snd.isn;
 	nsk->snd.idle = true;
+	nsk->snd.peer_room = U16_MAX;
+	nsk->rcv.room_adv = U16_MAX;
 	nsk->mss = 1024;
 	ndp_timer_init(sk);
 }
@@ -1279,6 +1281,7 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		}
 		if (freed) {
 			ndp_pull_unblock(sk);
+			ndp_room_update(sk);
 			freed = false;
 		}
 		sk_wait_event(sk, &timeo,
@@ -1288,8 +1291,10 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			      sk->sk_state == TCP_CLOSE, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
-	if (freed)
+	if (freed) {
 		ndp_pull_unblock(sk);
+		ndp_room_update(sk);
+	}
 out:
 	release_sock(sk);
 	return copied;

@@ -229,6 +229,52 @@ static void ndp_wire_test_pcsum_complete(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * ndp_hdr_opt(): the room option found after padding and an unknown
+ * option, not found past EOL, with a wrong length, or when a length runs
+ * past the header or is below 2 (the walk stops there).
+ */
+static void ndp_wire_test_options(struct kunit *test)
+{
+	static const u8 opts[12] = {
+		NDP_OPT_NOP, 9, 3, 0xaa,	/* padding, an unknown kind */
+		NDP_OPT_ROOM, NDP_OPT_ROOM_LEN, 0x01, 0x02,
+		NDP_OPT_EOL,
+	};
+	struct {
+		struct ndphdr nh;
+		u8 opt[12];
+	} __packed h;
+	const u8 *v;
+
+	ndp_test_fill(&h.nh);
+	h.nh.type = NDP_PKT_ACK;
+	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
+					    NDP_OPT_ROOM_LEN));
+
+	h.nh.doff = NDP_HDR_WORDS + 3;
+	memcpy(h.opt, opts, sizeof(h.opt));
+	v = ndp_hdr_opt(&h.nh, NDP_OPT_ROOM, NDP_OPT_ROOM_LEN);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_EXPECT_EQ(test, (v[0] << 8) | v[1], 0x0102);
+	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM, 6));
+
+	h.opt[1] = 1;			/* a length below 2 ends the walk */
+	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
+					    NDP_OPT_ROOM_LEN));
+	h.opt[1] = 12;			/* past the header */
+	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
+					    NDP_OPT_ROOM_LEN));
+	h.opt[1] = 3;
+	h.opt[0] = NDP_OPT_EOL;
+	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
+					    NDP_OPT_ROOM_LEN));
+	h.opt[0] = NDP_OPT_NOP;
+	h.nh.doff = NDP_HDR_WORDS + 1;	/* the option lies past doff */
+	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
+					    NDP_OPT_ROOM_LEN));
+}
+
 static struct kunit_case ndp_wire_test_cases[] = {
 	KUNIT_CASE(ndp_wire_test_layout),
 	KUNIT_CASE(ndp_wire_test_v4_csum),
@@ -237,6 +283,7 @@ static struct kunit_case ndp_wire_test_cases[] = {
 	KUNIT_CASE(ndp_wire_test_udp_csum),
 	KUNIT_CASE(ndp_wire_test_sanity),
 	KUNIT_CASE(ndp_wire_test_pcsum_complete),
+	KUNIT_CASE(ndp_wire_test_options),
 	{}
 };
 

@@ -23,6 +23,11 @@ local ndp = Proto("ndpt", "NDP transport")
 -- them (no literal offsets).
 local NDP_HDR_WORDS = 10
 local NDP_HDR_LEN = 40
+-- Options (kind, length, value; NDP_OPT_*).
+local NDP_OPT_EOL = 0
+local NDP_OPT_NOP = 1
+local NDP_OPT_ROOM = 2
+local NDP_OPT_ROOM_LEN = 4
 -- Each field of struct ndphdr: { byte offset, size }.
 local HDR = {
 	source = { 0, 2 }, dest = { 2, 2 }, type = { 4, 1 }, doff = { 5, 1 },
@@ -100,6 +105,7 @@ f.pcsum_status = ProtoField.string("ndpt.pcsum.status", "Payload checksum status
 f.nsenders = ProtoField.uint16("ndpt.nsenders", "Active senders", base.DEC)
 f.acks = ProtoField.uint16("ndpt.acks", "ACK span (psns reported)", base.DEC)
 f.options = ProtoField.bytes("ndpt.options", "Options")
+f.room = ProtoField.uint16("ndpt.room", "Receive room (packets)", base.DEC)
 f.payload = ProtoField.bytes("ndpt.payload", "Payload")
 f.captured = ProtoField.uint32("ndpt.payload.captured", "Payload bytes present", base.DEC)
 f.stream = ProtoField.uint32("ndpt.stream", "Stream index", base.DEC)
@@ -294,7 +300,24 @@ local function dissect_one(tvb, pinfo, tree)
 	t:add(f.nsenders, fld(tvb, "nsenders"))
 	t:add(f.acks, fld(tvb, "acks"))
 	if hlen > NDP_HDR_LEN and tvb:len() >= hlen then
-		t:add(f.options, tvb(NDP_HDR_LEN, hlen - NDP_HDR_LEN))
+		local ot = t:add(f.options, tvb(NDP_HDR_LEN, hlen - NDP_HDR_LEN))
+		-- The walk of ndp_hdr_opt() (include/net/ndp_wire.h).
+		local p = NDP_HDR_LEN
+		while p < hlen do
+			local kind = tvb(p, 1):uint()
+			if kind == NDP_OPT_EOL then break end
+			if kind == NDP_OPT_NOP then
+				p = p + 1
+			else
+				if hlen - p < 2 then break end
+				local olen = tvb(p + 1, 1):uint()
+				if olen < 2 or olen > hlen - p then break end
+				if kind == NDP_OPT_ROOM and olen == NDP_OPT_ROOM_LEN then
+					ot:add(f.room, tvb(p + 2, 2))
+				end
+				p = p + olen
+			end
+		end
 	end
 	if hlen < NDP_HDR_LEN then hlen = NDP_HDR_LEN end
 

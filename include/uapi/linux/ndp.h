@@ -95,14 +95,30 @@ enum ndp_pkt_type {
  * Header length: &ndphdr.doff counts 32-bit words, NDP_HDR_WORDS for the
  * fixed header alone.  A header with doff > NDP_HDR_WORDS carries
  * doff * 4 - NDP_HDR_LEN option bytes after struct ndphdr, before the
- * payload; no option is defined yet: senders send none, receivers and
- * switches skip them (the header checksum covers the fixed header only).
- * doff is 8 bits, so a header (with options) is at most NDP_DOFF_MAX
- * words long.
+ * payload; receivers and switches skip options they do not know (the
+ * header checksum covers the fixed header only).  doff is 8 bits, so a
+ * header (with options) is at most NDP_DOFF_MAX words long.
  */
 #define NDP_HDR_WORDS	10
 #define NDP_HDR_LEN	(NDP_HDR_WORDS * 4)
 #define NDP_DOFF_MAX	255
+
+/*
+ * Options, laid out as TCP's: a kind byte, then (but for NDP_OPT_EOL and
+ * NDP_OPT_NOP) a length byte counting the whole option, then the value.
+ * NDP_OPT_EOL ends the list, NDP_OPT_NOP is one byte of padding; a length
+ * below 2 or past the header ends the parse.  Unknown kinds are skipped.
+ *
+ * NDP_OPT_ROOM (ACK, NACK, PULL; NDP_OPT_ROOM_LEN bytes): the receiver's
+ * room for pushed data, in packets, as a __be16 after kind and length: a
+ * sender pushes no more unscheduled packets than that (0: none) until a
+ * packet without the option or with a larger value comes.  Without the
+ * option the receiver sets no limit.
+ */
+#define NDP_OPT_EOL		0
+#define NDP_OPT_NOP		1
+#define NDP_OPT_ROOM		2
+#define NDP_OPT_ROOM_LEN	4
 
 /**
  * struct ndphdr - the NDP header, 40 bytes, after the IPv4/IPv6 header

@@ -30,6 +30,10 @@
     ndp_life.py [-p ndp|tcp] verify HOST PORT SIZE
         accept one connection and check that it brings exactly SIZE bytes
         of pattern 7, then end of stream (from "chunks")
+    ndp_life.py [-p ndp|tcp] slowverify HOST PORT SIZE RCVBUF READ GAP_MS
+        as verify, with SO_RCVBUF RCVBUF on the listener (the connection
+        inherits it), reading READ bytes at a time with GAP_MS
+        milliseconds between reads: a reader slower than the network
     ndp_life.py [-p ndp|tcp] zsend HOST PORT SIZE
         send SIZE zero bytes, then close
     ndp_life.py [-p ndp|tcp] zverify HOST PORT SIZE
@@ -289,6 +293,32 @@ def cmd_verify(proto, host, port, size):
     ok("all %d bytes intact, then end of stream" % size)
 
 
+def cmd_slowverify(proto, host, port, size, rcvbuf, read, gap_ms):
+    ls = new_socket(proto, host)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    ls.bind((host, port))
+    ls.listen(1)
+    ls.settimeout(120)
+    print("listening", flush=True)
+    c, _ = ls.accept()
+    c.settimeout(120)
+    want = pattern(7, size)
+    got = bytearray()
+    while True:
+        b = c.recv(read)
+        if not b:
+            break
+        got += b
+        if got != want[:len(got)]:
+            fail("corrupt within the first %d bytes" % len(got))
+        time.sleep(gap_ms / 1000)
+    if len(got) != size:
+        fail("%d of %d bytes" % (len(got), size))
+    ok("all %d bytes intact, read %d at a time every %d ms, then end of "
+       "stream" % (size, read, gap_ms))
+
+
 def cmd_zsend(proto, host, port, size):
     s = connect(proto, host, port)
     s.sendall(bytes(size))
@@ -494,6 +524,8 @@ def main():
         cmd_chunks(proto, host, port, *[int(a) for a in rest])
     elif cmd == "verify" and len(rest) == 1:
         cmd_verify(proto, host, port, int(rest[0]))
+    elif cmd == "slowverify" and len(rest) == 4:
+        cmd_slowverify(proto, host, port, *[int(a) for a in rest])
     elif cmd == "zsend" and len(rest) == 1:
         cmd_zsend(proto, host, port, int(rest[0]))
     elif cmd == "zverify" and len(rest) == 1:

@@ -47,6 +47,12 @@ HDR_LEN = 40            # bytes of struct ndphdr
 DOFF_MAX = 255          # doff is 8 bits: options up to DOFF_MAX * 4 - HDR_LEN
 ACK_SPAN_MAX = 64       # most psns one ACK reports (acks)
 
+# Options: kind, length (the whole option), value (NDP_OPT_*)
+OPT_EOL = 0
+OPT_NOP = 1
+OPT_ROOM = 2            # ACK/NACK/PULL: receive room in packets, be16
+OPT_ROOM_LEN = 4
+
 # enum ndp_pkt_type
 PKT_DATA = 1
 PKT_ACK = 2

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP: receive room, the receiver's window for pushed data.
+ *
+ * Pulls never overfill a receive buffer: the receiver issues one only
+ * when the packet it brings fits (pull.c, ndp_rcv_has_room()).  Pushed
+ * data is not asked for.  A sender pushes a new window once everything it
+ * sent is acknowledged (output.c, ndp_may_push_window()), and ACKs leave
+ * when data arrives, not when it is read: a writer of 64 KB chunks to a
+ * slow reader pushed a window after each chunk into a receive queue
+ * already holding twice SO_RCVBUF, and the receiver dropped it
+ * (RcvQDrops: 55 per run of about 4 000 packets at MTU 9000 between two
+ * VMs, vmnet.sh; every one a pushed packet).
+ *
+ * So the receiver tells how much room it has, as TCP's window does, but
+ * for pushed data only:
+ *
+ *  - Receiver.  Every ACK, NACK and PULL of a connection that has taken
+ *    data carries the option NDP_OPT_ROOM (ndp-wire.rst, "Options") when
+ *    the room left for in-order data (twice sk_rcvbuf, the bound
+ *    ndp_rcv_data() applies, less the receive memory, in packets of the
+ *    last truesize seen) is below twice the namespace's init_window, so
+ *    that a window might not land whole; with more room it carries none,
+ *    which sets no limit, and ACKs keep their 40 bytes (RoomAdverts).
+ *  - Sender.  The value of the latest ACK, NACK or PULL is kept
+ *    (ndp_sock_snd.peer_room; no option: U16_MAX) and a new window or a
+ *    top-up is cut to it; none starts while it is 0 (RoomCuts counts the
+ *    packets held back).  Pulled data is not limited by it: the receiver
+ *    paces that itself.
+ *  - Update.  A receiver that advertised no room owes the sender word when
+ *    its reader makes room: a PULL whose counter does not advance, which
+ *    every sender takes as no pull, carrying the new room (RoomUpdates).
+ *    It goes once the room reaches init_window packets or half what the
+ *    buffer holds, not for every packet read (TCP's silly window
+ *    avoidance).
+ *  - Loss.  An update can be lost: the sender's persist probe (timer.c)
+ *    stays, one packet per backed-off timeout.  A receiver still full
+ *    drops it, counted in RcvQFullDrops rather than RcvQDrops (TCP counts
+ *    its zero-window probes apart too, TCPZeroWindowDrop), and NACKs it
+ *    with the room, so that its pull brings it back.
+ *
+ * Peers without it: a receiver that sends no option leaves the sender
+ * unlimited, as before; a sender that does not know the option skips it,
+ * as every version skips unknown options, and a PULL that does not
+ * advance the counter was always ignored.  No negotiation is needed.  The
+ * header checksum does not cover options: a corrupt value can hold a
+ * sender back until a pull or the persist probe comes, or let a window
+ * through that the receiver drops and NACKs, nothing worse.
+ *
+ * Everything here runs under the socket lock.
+ */
+
+#include <net/sock.h>
+
+#include "protocol.h"
+
+/*
+ * Room for pushed data in @sk's receive buffer, in packets, or U16_MAX:
+ * no limit worth a word (nothing received yet, or room for two windows).
+ */
+static u32 ndp_room_pkts(const struct sock *sk, u32 iw)
+{
+	const struct ndp_sock *nsk = ndp_sk(sk);
+	u32 tsize = nsk->rcv.tsize;
+	s64 room;
+
+	if (!tsize)
+		return U16_MAX;
+	room = 2 * (s64)READ_ONCE(sk->sk_rcvbuf) -
+	       atomic_read(&sk->sk_rmem_alloc);
+	room = room > 0 ? div_u64(room, tsize) : 0;
+	return room < 2 * (s64)iw ? room : U16_MAX;
+}
+
+/*
+ * An ACK, NACK or PULL @skb of @sk (fixed header only, tailroom for the
+ * option) is being built: add the room option if the buffer is short.
+ */
+void ndp_room_advertise(struct sock *sk, struct sk_buff *skb)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 room = ndp_room_pkts(sk, READ_ONCE(ndp_pernet(sock_net(sk))->init_window));
+	u8 *p;
+
+	ndp_sock_assert_locked(sk);
+	nsk->rcv.room_adv = room;
+	if (room == U16_MAX || skb_tailroom(skb) < NDP_OPT_ROOM_LEN)
+		return;
+	p = skb_put(skb, NDP_OPT_ROOM_LEN);
+	p[0] = NDP_OPT_ROOM;
+	p[1] = NDP_OPT_ROOM_LEN;
+	p[2] = room >> 8;
+	p[3] = room & 0xff;
+	ndp_hdr(skb)->doff = NDP_HDR_WORDS + NDP_OPT_ROOM_LEN / 4;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_ROOMADVERTS);
+}
+
+/*
+ * The room a received ACK, NACK or PULL @nh advertises (its doff * 4
+ * bytes linear), U16_MAX if none.
+ */
+u16 ndp_room_of(const struct ndphdr *nh)
+{
+	const u8 *v = ndp_hdr_opt(nh, NDP_OPT_ROOM, NDP_OPT_ROOM_LEN);
+
+	return v ? (v[0] << 8) | v[1] : U16_MAX;
+}
+
+/*
+ * Unscheduled packets @sk may push now, at most @want: what the peer last
+ * said it has room for.  Counts what that holds back.
+ */
+u32 ndp_room_cut(struct sock *sk, u32 want)
+{
+	u32 room = ndp_sk(sk)->snd.peer_room;
+
+	ndp_sock_assert_locked(sk);
+	if (want <= room)
+		return want;
+	NDP_ADD_STATS(sock_net(sk), NDP_MIB_ROOMCUTS, want - room);
+	return room;
+}
+
+/*
+ * The reader of @sk freed receive memory (recvmsg()).  If the last word
+ * to the peer was "no room" and there is now room for a window, or for
+ * half what the buffer holds, say so: a PULL that does not advance the
+ * counter, with the room it now has (or no option: no limit).
+ */
+void ndp_room_update(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 iw = READ_ONCE(ndp_pernet(sock_net(sk))->init_window);
+	struct ndp_pull_snap snap;
+	struct sk_buff_head xmitq;
+	struct sk_buff *skb;
+	u32 room, full;
+
+	ndp_sock_assert_locked(sk);
+	if (nsk->rcv.room_adv || nsk->dead || !nsk->rcv.tsize)
+		return;
+	room = ndp_room_pkts(sk, iw);
+	full = div_u64(2 * (u64)READ_ONCE(sk->sk_rcvbuf), nsk->rcv.tsize);
+	if (room < iw && room < full / 2)
+		return;
+	skb = ndp_ctrl_skb(sk, NDP_PKT_PULL, 0, 0);
+	if (!skb)
+		return;		/* the persist probe remains */
+	ndp_pull_snapshot(sk, &snap);
+	ndp_hdr(skb)->pull = htonl(snap.ctr);
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_ROOMUPDATES);
+	__skb_queue_head_init(&xmitq);
+	__skb_queue_tail(&xmitq, skb);
+	ndp_xmit_queue(sk, &xmitq);
+}
