@@ -695,7 +695,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 		if (rmem && (rmem + skb->truesize > 2 * READ_ONCE(sk->sk_rcvbuf) ||
 			     (psn != nsk->rcv.nxt &&
 			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
-			/* Told no room: a persist probe (room.c). */
+			/* After "no room": a peer that ignores it (room.c). */
 			NDP_INC_STATS(net, nsk->rcv.room_adv ?
 				      NDP_MIB_RCVQDROPS :
 				      NDP_MIB_RCVQFULLDROPS);
@@ -772,6 +772,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	nf_reset_ct(skb);
 	skb_set_owner_r(skb, sk);
 	WRITE_ONCE(nsk->rcv.tsize, skb->truesize);
+	nsk->rcv.tsize_max = max(nsk->rcv.tsize_max, skb->truesize);
 	if (psn == nsk->rcv.nxt) {
 		ndp_deliver(sk, skb);
 		ndp_deliver_ooo(sk);

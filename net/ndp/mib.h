@@ -285,9 +285,13 @@ enum ndp_mib_field {
 	 */
 	NDP_MIB_ROOMCUTS,
 	/* RcvQFullDrops: DATA dropped at a full receive buffer after it
-	 * had advertised no room (persist probes, peers that ignore it)
+	 * had advertised no room (a peer that ignores the option)
 	 */
 	NDP_MIB_RCVQFULLDROPS,
+	/* RoomProbes: persist probes sent as the header alone, the peer
+	 * having advertised no room
+	 */
+	NDP_MIB_ROOMPROBES,
 	NDP_MIB_MAX
 };
 

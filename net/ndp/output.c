@@ -910,7 +910,8 @@ static struct sk_buff *ndp_data_clone(struct sk_buff *skb)
 
 /*
  * Queue a copy of @skb for transmission with its NDP header; with
- * NDP_F_TRIMMED (ndp_amp_check()) the header alone.
+ * NDP_F_TRIMMED (ndp_amp_check(), or a persist probe to a peer without
+ * room, snd.probe_hdr) the header alone.
  */
 static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 			  struct sk_buff_head *xmitq)
@@ -939,10 +940,14 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 		nsk->amp_tx += ndp_hdrs_len(sk) +
 			       (flags & NDP_F_TRIMMED ? 0 : skb->len);
 	if (flags & NDP_F_TRIMMED) {
+		/* A header we cut ourselves says nothing of the path. */
+		if (nsk->snd.probe_hdr)
+			path = 0;
 		nskb = alloc_skb(NDP_HEADROOM, GFP_ATOMIC);
 		if (nskb)
 			skb_reserve(nskb, NDP_HEADROOM);
-		NDP_INC_STATS(sock_net(sk), NDP_MIB_AMPHEADERS);
+		NDP_INC_STATS(sock_net(sk), nsk->snd.probe_hdr ?
+			      NDP_MIB_ROOMPROBES : NDP_MIB_AMPHEADERS);
 	} else {
 		nskb = ndp_data_clone(skb);
 	}
@@ -1462,6 +1467,8 @@ void ndp_send_credit(struct sock *sk, struct sk_buff_head *xmitq)
 
 		if (amp < 0)
 			break;
+		if (nsk->snd.probe_hdr)
+			amp |= NDP_F_TRIMMED;	/* a persist probe, timer.c */
 		if (nsk->snd.rtx_pending && ndp_send_one_rtx(sk, amp, xmitq)) {
 			NDP_INC_STATS(sock_net(sk), NDP_MIB_RTXNACK);
 			nsk->st.rtx_nack++;

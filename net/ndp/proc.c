@@ -125,6 +125,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_ROOMUPDATES] = "RoomUpdates",
 	[NDP_MIB_ROOMCUTS] = "RoomCuts",
 	[NDP_MIB_RCVQFULLDROPS] = "RcvQFullDrops",
+	[NDP_MIB_ROOMPROBES] = "RoomProbes",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

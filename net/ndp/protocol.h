@@ -574,6 +574,8 @@ struct ndp_sock_dasr {
  * @peer_room: packets the peer's last ACK, NACK or PULL said it has room
  *	for (NDP_OPT_ROOM), U16_MAX: no limit; new windows and top-ups are
  *	cut to it (room.c).
+ * @probe_hdr: the persist probe being sent goes as its header alone
+ *	(the peer's room is 0, room.c); set around ndp_send_credit().
  * @rtx_pending: packets in @q marked for retransmission.
  * @idle: last packet sent carried NDP_F_LAST: new data is pushed again
  *	(once @peer_synced and all sent is acknowledged, see ndp_push()).
@@ -615,6 +617,7 @@ struct ndp_sock_snd {
 	u32			pulls_owed;
 	u32			credit;
 	u16			peer_room;
+	bool			probe_hdr;
 	u32			rtx_pending;
 	bool			idle;
 	bool			topup_held;
@@ -668,6 +671,9 @@ struct ndp_sock_mp {
  * @hole_nacked: we NACKed @nxt (it will come back when pulled).
  * @tsize: truesize of the last data packet accepted (memory estimate
  *	for the next one).
+ * @tsize_max: the largest truesize of a data packet accepted (the
+ *	receive room's unit, room.c: a short last packet must not make the
+ *	room look larger).
  * @room_adv: the room for pushed data our last ACK, NACK or PULL
  *	advertised, in packets; U16_MAX: no limit (room.c).
  * @bytes_read: bytes the application read.
@@ -685,6 +691,7 @@ struct ndp_sock_rcv {
 	bool			fin;
 	bool			hole_nacked;
 	u32			tsize;
+	u32			tsize_max;
 	u16			room_adv;
 	u64			bytes_read;
 };

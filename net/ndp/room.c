@@ -17,9 +17,11 @@
  *
  *  - Receiver.  Every ACK, NACK and PULL of a connection that has taken
  *    data carries the option NDP_OPT_ROOM (ndp-wire.rst, "Options") when
- *    the room left for in-order data (twice sk_rcvbuf, the bound
- *    ndp_rcv_data() applies, less the receive memory, in packets of the
- *    last truesize seen) is below twice the namespace's init_window, so
+ *    its room for pushed data is below twice the namespace's init_window
+ *    (in-order data is taken up to twice sk_rcvbuf, ndp_rcv_data(); the
+ *    first sk_rcvbuf is left to what the pulls bring, so the room is
+ *    sk_rcvbuf less what the receive memory holds beyond it, in packets
+ *    of the largest truesize seen, less two), so
  *    that a window might not land whole; with more room it carries none,
  *    which sets no limit, and ACKs keep their 40 bytes (RoomAdverts).
  *  - Sender.  The value of the latest ACK, NACK or PULL is kept
@@ -34,10 +36,13 @@
  *    buffer holds, not for every packet read (TCP's silly window
  *    avoidance).
  *  - Loss.  An update can be lost: the sender's persist probe (timer.c)
- *    stays, one packet per backed-off timeout.  A receiver still full
- *    drops it, counted in RcvQFullDrops rather than RcvQDrops (TCP counts
- *    its zero-window probes apart too, TCPZeroWindowDrop), and NACKs it
- *    with the room, so that its pull brings it back.
+ *    stays, one per backed-off timeout.  While the peer's room is 0 it is
+ *    the packet's header alone, marked TRIMMED as a switch would, on no
+ *    path (RoomProbes): the receiver NACKs it with its room and pulls the
+ *    packet when it has room, and no payload is dropped.  A whole packet
+ *    that meets a receiver which advertised no room (a peer without this
+ *    code) is dropped and counted in RcvQFullDrops, not RcvQDrops, as TCP
+ *    counts drops at a zero window apart (TCPZeroWindowDrop).
  *
  * Peers without it: a receiver that sends no option leaves the sender
  * unlimited, as before; a sender that does not know the option skips it,
@@ -57,19 +62,28 @@
 /*
  * Room for pushed data in @sk's receive buffer, in packets, or U16_MAX:
  * no limit worth a word (nothing received yet, or room for two windows).
+ * In-order data is taken up to twice sk_rcvbuf; pulls go while the
+ * receive memory is below sk_rcvbuf, so what they bring, in flight or
+ * queued, may fill the first half: pushed data gets the second, less what
+ * already overflowed into it.  Counted in packets of the largest
+ * truesize seen, less NDP_ROOM_SLACK for a packet larger still.
  */
+#define NDP_ROOM_SLACK	2
+
 static u32 ndp_room_pkts(const struct sock *sk, u32 iw)
 {
 	const struct ndp_sock *nsk = ndp_sk(sk);
-	u32 tsize = nsk->rcv.tsize;
-	s64 room;
+	u32 tsize = nsk->rcv.tsize_max;
+	s64 room, rcvbuf;
 
 	if (!tsize)
 		return U16_MAX;
-	room = 2 * (s64)READ_ONCE(sk->sk_rcvbuf) -
-	       atomic_read(&sk->sk_rmem_alloc);
+	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	room = 2 * rcvbuf - max_t(s64, atomic_read(&sk->sk_rmem_alloc), rcvbuf);
 	room = room > 0 ? div_u64(room, tsize) : 0;
-	return room < 2 * (s64)iw ? room : U16_MAX;
+	if (room >= 2 * (s64)iw + NDP_ROOM_SLACK)
+		return U16_MAX;
+	return max_t(s64, room - NDP_ROOM_SLACK, 0);
 }
 
 /*
@@ -137,10 +151,10 @@ void ndp_room_update(struct sock *sk)
 	u32 room, full;
 
 	ndp_sock_assert_locked(sk);
-	if (nsk->rcv.room_adv || nsk->dead || !nsk->rcv.tsize)
+	if (nsk->rcv.room_adv || nsk->dead || !nsk->rcv.tsize_max)
 		return;
 	room = ndp_room_pkts(sk, iw);
-	full = div_u64(2 * (u64)READ_ONCE(sk->sk_rcvbuf), nsk->rcv.tsize);
+	full = READ_ONCE(sk->sk_rcvbuf) / nsk->rcv.tsize_max;
 	if (room < iw && room < full / 2)
 		return;
 	skb = ndp_ctrl_skb(sk, NDP_PKT_PULL, 0, 0);

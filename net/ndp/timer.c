@@ -218,7 +218,10 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 		 */
 		NDP_INC_STATS(sock_net(sk), NDP_MIB_RTOPROBES);
 		nsk->snd.credit = 1;
+		/* The peer said it has no room: its header alone (room.c). */
+		nsk->snd.probe_hdr = !nsk->snd.peer_room;
 		ndp_send_credit(sk, xmitq);
+		nsk->snd.probe_hdr = false;
 	}
 	if ((u64)nsk->rto.us << nsk->rto.backoff < READ_ONCE(nn->rto_max_us))
 		nsk->rto.backoff++;

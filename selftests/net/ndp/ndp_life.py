@@ -31,9 +31,11 @@
         accept one connection and check that it brings exactly SIZE bytes
         of pattern 7, then end of stream (from "chunks")
     ndp_life.py [-p ndp|tcp] slowverify HOST PORT SIZE RCVBUF READ GAP_MS
+                                [PAUSE_MS]
         as verify, with SO_RCVBUF RCVBUF on the listener (the connection
         inherits it), reading READ bytes at a time with GAP_MS
-        milliseconds between reads: a reader slower than the network
+        milliseconds between reads (a reader slower than the network),
+        the first read PAUSE_MS after accept()
     ndp_life.py [-p ndp|tcp] zsend HOST PORT SIZE
         send SIZE zero bytes, then close
     ndp_life.py [-p ndp|tcp] zverify HOST PORT SIZE
@@ -293,7 +295,8 @@ def cmd_verify(proto, host, port, size):
     ok("all %d bytes intact, then end of stream" % size)
 
 
-def cmd_slowverify(proto, host, port, size, rcvbuf, read, gap_ms):
+def cmd_slowverify(proto, host, port, size, rcvbuf, read, gap_ms,
+                   pause_ms=0):
     ls = new_socket(proto, host)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -305,6 +308,7 @@ def cmd_slowverify(proto, host, port, size, rcvbuf, read, gap_ms):
     c.settimeout(120)
     want = pattern(7, size)
     got = bytearray()
+    time.sleep(pause_ms / 1000)
     while True:
         b = c.recv(read)
         if not b:
@@ -524,7 +528,7 @@ def main():
         cmd_chunks(proto, host, port, *[int(a) for a in rest])
     elif cmd == "verify" and len(rest) == 1:
         cmd_verify(proto, host, port, int(rest[0]))
-    elif cmd == "slowverify" and len(rest) == 4:
+    elif cmd == "slowverify" and len(rest) in (4, 5):
         cmd_slowverify(proto, host, port, *[int(a) for a in rest])
     elif cmd == "zsend" and len(rest) == 1:
         cmd_zsend(proto, host, port, int(rest[0]))

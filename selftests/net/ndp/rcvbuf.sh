@@ -11,16 +11,20 @@
 # 9000 between two VMs, vmnet.sh).  The receiver now advertises its room
 # for pushed data (NDP_OPT_ROOM, room.c) and the sender pushes no more.
 #
-# The writer sends 4 MB in 64 KB send() calls every 10 ms (6.4 MB/s); the
-# reader, with SO_RCVBUF 128 KB, takes 16 KB every 5 ms (at most 3.2 MB/s).
+# The writer sends 4 MB in 64 KB send() calls every 5 ms (12.8 MB/s); the
+# reader, with SO_RCVBUF 64 KB, takes 8 KB every 5 ms (at most 1.6 MB/s).
 # Checked at MTU 1500 over IPv4 and at MTU 9000 over IPv4 and IPv6:
 #   - the data arrives intact;
-#   - the receiver dropped nothing for its buffer (RcvQDrops) or its
-#     protocol memory (MemDrops): before room.c, the MTU 9000 runs
-#     dropped 4-6 packets each;
-#   - the room option went out (RoomAdverts): the buffer did fill.
-# Persist probes the receiver drops after it advertised no room
-# (RcvQFullDrops) and the updates it sent (RoomUpdates) are printed.
+#   - the receiver dropped nothing for its buffer (RcvQDrops, and
+#     RcvQFullDrops after it advertised no room) or its protocol memory
+#     (MemDrops): before room.c the MTU 9000 runs dropped 5 packets each
+#     (pushed windows, and persist probes sent while the receiver held
+#     its pulls back);
+#   - at MTU 9000, the room option went out (RoomAdverts): the buffer
+#     did fill (at MTU 1500 a 64 KB write is three windows, and pulls
+#     carry most of it).
+# The updates the receiver sent (RoomUpdates) and the persist probes the
+# sender sent as headers (RoomProbes) are printed.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/xfer_lib.sh"
 
@@ -30,28 +34,31 @@ ndp_lib_require_cmd python3
 helper=$(dirname "$0")/ndp_life.py
 # shellcheck disable=SC2154 # ns_a, ns_b: set by ndp_topo_pair
 ndp_topo_pair || ndp_lib_skip_all "cannot build the topology"
-ndp_lib_plan 13
+ndp_lib_plan 15
 
 size=$((4 * 1024 * 1024))
 chunk=$((64 * 1024))
 
-# slow ADDR: one transfer to the slow reader; counters in $c0 and $c1.
+# slow ADDR [SIZE WRITE_GAP_MS READ READ_GAP_MS PAUSE_MS]: one transfer
+# of SIZE bytes written in 64 KB chunks WRITE_GAP_MS apart to a reader
+# with SO_RCVBUF 64 KB taking READ bytes every READ_GAP_MS, its first read
+# PAUSE_MS after accept (defaults: the slow reader above).  ndp_lib_check
+# runs it in a subshell: the caller takes the counters around it.
 slow()
 {
-	local addr=$1 port d vpid rc=0
+	local addr=$1 sz=${2:-$size} wgap=${3:-5} rd=${4:-8192} rgap=${5:-5}
+	local pause=${6:-0} port d vpid rc=0
 
 	port=$(xfer_next_port)
 	d=$(mktemp -d "$XFER_TMP/rcvbuf.XXXXXX")
 	ip netns exec "$ns_b" python3 "$helper" slowverify "$addr" "$port" \
-		"$size" 131072 16384 5 >"$d/verify.out" 2>&1 &
+		"$sz" 65536 "$rd" "$rgap" "$pause" >"$d/verify.out" 2>&1 &
 	vpid=$!
 	xfer_wait_file "$d/verify.out" listening 20 ||
 		{ cat "$d/verify.out"; return 1; }
-	c0=$(xfer_stats "$ns_a" "$ns_b")
 	timeout 300 ip netns exec "$ns_a" python3 "$helper" chunks "$addr" \
-		"$port" "$size" "$chunk" 0 10 >"$d/chunks.out" 2>&1 || rc=1
+		"$port" "$sz" "$chunk" 0 "$wgap" >"$d/chunks.out" 2>&1 || rc=1
 	wait $vpid || rc=1
-	c1=$(xfer_stats "$ns_a" "$ns_b")
 	cat "$d/chunks.out" "$d/verify.out"
 	return $rc
 }
@@ -60,16 +67,44 @@ for run in "1500 4 10.0.1.2" "9000 4 10.0.1.2" "9000 6 fd00:1::2"; do
 	read -r mtu v addr <<<"$run"
 	ip -n "$ns_a" link set eth0 mtu "$mtu"
 	ip -n "$ns_b" link set eth0 mtu "$mtu"
-	c0='' c1=''
+	c0=$(xfer_stats "$ns_a" "$ns_b")
 	ndp_lib_check "MTU $mtu v$v: 4 MB to a slow reader, intact" slow "$addr"
-	xfer_expect_delta "MTU $mtu v$v: nothing dropped for the receive buffer (RcvQDrops)" \
-		"$c0" "$c1" "$ns_b" 0 RcvQDrops
+	c1=$(xfer_stats "$ns_a" "$ns_b")
+	xfer_expect_delta "MTU $mtu v$v: nothing dropped for the receive buffer (RcvQDrops, RcvQFullDrops)" \
+		"$c0" "$c1" "$ns_b" 0 RcvQDrops RcvQFullDrops
 	xfer_expect_delta "MTU $mtu v$v: nothing dropped for protocol memory (MemDrops)" \
 		"$c0" "$c1" "$ns_b" 0 MemDrops
-	xfer_expect_moved "MTU $mtu v$v: the receiver advertised its room (RoomAdverts)" \
-		"$c0" "$c1" "$ns_b" RoomAdverts
-	ndp_lib_info "MTU $mtu v$v: receiver RoomUpdates $(xfer_delta "$c0" "$c1" "$ns_b" RoomUpdates) RcvQFullDrops $(xfer_delta "$c0" "$c1" "$ns_b" RcvQFullDrops) InData $(xfer_delta "$c0" "$c1" "$ns_b" InData); sender RoomCuts $(xfer_delta "$c0" "$c1" "$ns_a" RoomCuts) PushWindows $(xfer_delta "$c0" "$c1" "$ns_a" PushWindows) RtoProbes $(xfer_delta "$c0" "$c1" "$ns_a" RtoProbes) Rtos $(xfer_delta "$c0" "$c1" "$ns_a" Rtos)"
+	# At MTU 1500 a 64 KB write is three windows: pulls carry most of
+	# it and the buffer need not fill.
+	[ "$mtu" = 9000 ] &&
+		xfer_expect_moved "MTU $mtu v$v: the receiver advertised its room (RoomAdverts)" \
+			"$c0" "$c1" "$ns_b" RoomAdverts
+	ndp_lib_info "MTU $mtu v$v: receiver RoomAdverts $(xfer_delta "$c0" "$c1" "$ns_b" RoomAdverts) RoomUpdates $(xfer_delta "$c0" "$c1" "$ns_b" RoomUpdates) InData $(xfer_delta "$c0" "$c1" "$ns_b" InData); sender RoomCuts $(xfer_delta "$c0" "$c1" "$ns_a" RoomCuts) PushWindows $(xfer_delta "$c0" "$c1" "$ns_a" PushWindows) RtoProbes $(xfer_delta "$c0" "$c1" "$ns_a" RtoProbes) RoomProbes $(xfer_delta "$c0" "$c1" "$ns_a" RoomProbes) Rtos $(xfer_delta "$c0" "$c1" "$ns_a" Rtos)"
 done
+
+# The update.  A writer of 64 KB every 50 ms ends each write with LAST,
+# so the receiver owes it no pull; a reader that waits 1 s before its
+# first read lets the buffer fill and says so (room 0), and the sender
+# holds the rest.  When the reader reads, the receiver's PULL that does
+# not advance the counter (RoomUpdates) lets the sender go on.  Its
+# fallback, the persist probe, waits at least rto_min_us: at 3 s it
+# cannot have carried a 1 MB transfer that the reader starts after 1 s,
+# so no probe may be needed (RoomProbes 0).  (At the default rto_min_us
+# the probe may come first; the runs above show both ways work.)
+ip -n "$ns_a" link set eth0 mtu 9000
+ip -n "$ns_b" link set eth0 mtu 9000
+rto_min=$(ip netns exec "$ns_a" sysctl -n net.ndp.rto_min_us)
+ip netns exec "$ns_a" sysctl -qw net.ndp.rto_min_us=3000000
+c0=$(xfer_stats "$ns_a" "$ns_b")
+ndp_lib_check "update: 1 MB to a reader that starts after 1 s, intact" \
+	slow 10.0.1.2 $((1024 * 1024)) 50 65536 0 1000
+c1=$(xfer_stats "$ns_a" "$ns_b")
+ip netns exec "$ns_a" sysctl -qw net.ndp.rto_min_us="$rto_min"
+xfer_expect_moved "update: the receiver said it has room again (RoomUpdates)" \
+	"$c0" "$c1" "$ns_b" RoomUpdates
+xfer_expect_delta "update: no persist probe was needed (RoomProbes)" \
+	"$c0" "$c1" "$ns_a" 0 RoomProbes RtoProbes
+ndp_lib_info "update: RoomAdverts $(xfer_delta "$c0" "$c1" "$ns_b" RoomAdverts) RoomCuts $(xfer_delta "$c0" "$c1" "$ns_a" RoomCuts) RcvQDrops $(xfer_delta "$c0" "$c1" "$ns_b" RcvQDrops RcvQFullDrops)"
 
 ndp_lib_check "no kernel warnings" ndp_lib_dmesg_clean
 ndp_lib_done
