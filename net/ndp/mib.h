@@ -280,8 +280,8 @@ enum ndp_mib_field {
 	 * reader made room
 	 */
 	NDP_MIB_ROOMUPDATES,
-	/* RoomCuts: unscheduled packets not pushed because the peer said
-	 * it had no room for them
+	/* RoomCuts: unscheduled windows cut to the peer's room, or held
+	 * back at a room of 0 (once per hold)
 	 */
 	NDP_MIB_ROOMCUTS,
 	/* RcvQFullDrops: DATA dropped at a full receive buffer after it

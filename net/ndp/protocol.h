@@ -574,6 +574,7 @@ struct ndp_sock_dasr {
  * @peer_room: packets the peer's last ACK, NACK or PULL said it has room
  *	for (NDP_OPT_ROOM), U16_MAX: no limit; new windows and top-ups are
  *	cut to it (room.c).
+ * @room_held: a window is held back by a room of 0 (counted once).
  * @probe_hdr: the persist probe being sent goes as its header alone
  *	(the peer's room is 0, room.c); set around ndp_send_credit().
  * @rtx_pending: packets in @q marked for retransmission.
@@ -617,6 +618,7 @@ struct ndp_sock_snd {
 	u32			pulls_owed;
 	u32			credit;
 	u16			peer_room;
+	bool			room_held;
 	bool			probe_hdr;
 	u32			rtx_pending;
 	bool			idle;

@@ -27,7 +27,7 @@
  *  - Sender.  The value of the latest ACK, NACK or PULL is kept
  *    (ndp_sock_snd.peer_room; no option: U16_MAX) and a new window or a
  *    top-up is cut to it; none starts while it is 0 (RoomCuts counts the
- *    packets held back).  Pulled data is not limited by it: the receiver
+ *    windows cut or held).  Pulled data is not limited by it: the receiver
  *    paces that itself.
  *  - Update.  A receiver that advertised no room owes the sender word when
  *    its reader makes room: a PULL whose counter does not advance, which
@@ -121,17 +121,23 @@ u16 ndp_room_of(const struct ndphdr *nh)
 }
 
 /*
- * Unscheduled packets @sk may push now, at most @want: what the peer last
- * said it has room for.  Counts what that holds back.
+ * Packets of a new unscheduled window of @want that @sk may push now:
+ * what the peer last said it has room for.  Counts the windows cut, and
+ * a window held back (room 0) once until one goes.
  */
 u32 ndp_room_cut(struct sock *sk, u32 want)
 {
-	u32 room = ndp_sk(sk)->snd.peer_room;
+	struct ndp_sock *nsk = ndp_sk(sk);
+	u32 room = nsk->snd.peer_room;
 
 	ndp_sock_assert_locked(sk);
-	if (want <= room)
+	if (want <= room) {
+		nsk->snd.room_held = false;
 		return want;
-	NDP_ADD_STATS(sock_net(sk), NDP_MIB_ROOMCUTS, want - room);
+	}
+	if (room || !nsk->snd.room_held)
+		NDP_INC_STATS(sock_net(sk), NDP_MIB_ROOMCUTS);
+	nsk->snd.room_held = !room;
 	return room;
 }
 

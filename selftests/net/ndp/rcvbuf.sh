@@ -39,15 +39,16 @@ ndp_lib_plan 15
 size=$((4 * 1024 * 1024))
 chunk=$((64 * 1024))
 
-# slow ADDR [SIZE WRITE_GAP_MS READ READ_GAP_MS PAUSE_MS]: one transfer
-# of SIZE bytes written in 64 KB chunks WRITE_GAP_MS apart to a reader
-# with SO_RCVBUF 64 KB taking READ bytes every READ_GAP_MS, its first read
-# PAUSE_MS after accept (defaults: the slow reader above).  ndp_lib_check
-# runs it in a subshell: the caller takes the counters around it.
+# slow ADDR [SIZE WRITE WRITE_GAP_MS READ READ_GAP_MS PAUSE_MS]: one
+# transfer of SIZE bytes written WRITE bytes at a time WRITE_GAP_MS apart
+# to a reader with SO_RCVBUF 64 KB taking READ bytes every READ_GAP_MS,
+# its first read PAUSE_MS after accept (defaults: the slow reader above).
+# ndp_lib_check runs it in a subshell: the caller takes the counters
+# around it.
 slow()
 {
-	local addr=$1 sz=${2:-$size} wgap=${3:-5} rd=${4:-8192} rgap=${5:-5}
-	local pause=${6:-0} port d vpid rc=0
+	local addr=$1 sz=${2:-$size} wr=${3:-$chunk} wgap=${4:-5}
+	local rd=${5:-8192} rgap=${6:-5} pause=${7:-0} port d vpid rc=0
 
 	port=$(xfer_next_port)
 	d=$(mktemp -d "$XFER_TMP/rcvbuf.XXXXXX")
@@ -57,7 +58,7 @@ slow()
 	xfer_wait_file "$d/verify.out" listening 20 ||
 		{ cat "$d/verify.out"; return 1; }
 	timeout 300 ip netns exec "$ns_a" python3 "$helper" chunks "$addr" \
-		"$port" "$sz" "$chunk" 0 "$wgap" >"$d/chunks.out" 2>&1 || rc=1
+		"$port" "$sz" "$wr" 0 "$wgap" >"$d/chunks.out" 2>&1 || rc=1
 	wait $vpid || rc=1
 	cat "$d/chunks.out" "$d/verify.out"
 	return $rc
@@ -82,27 +83,28 @@ for run in "1500 4 10.0.1.2" "9000 4 10.0.1.2" "9000 6 fd00:1::2"; do
 	ndp_lib_info "MTU $mtu v$v: receiver RoomAdverts $(xfer_delta "$c0" "$c1" "$ns_b" RoomAdverts) RoomUpdates $(xfer_delta "$c0" "$c1" "$ns_b" RoomUpdates) InData $(xfer_delta "$c0" "$c1" "$ns_b" InData); sender RoomCuts $(xfer_delta "$c0" "$c1" "$ns_a" RoomCuts) PushWindows $(xfer_delta "$c0" "$c1" "$ns_a" PushWindows) RtoProbes $(xfer_delta "$c0" "$c1" "$ns_a" RtoProbes) RoomProbes $(xfer_delta "$c0" "$c1" "$ns_a" RoomProbes) Rtos $(xfer_delta "$c0" "$c1" "$ns_a" Rtos)"
 done
 
-# The update.  A writer of 64 KB every 50 ms ends each write with LAST,
-# so the receiver owes it no pull; a reader that waits 1 s before its
-# first read lets the buffer fill and says so (room 0), and the sender
-# holds the rest.  When the reader reads, the receiver's PULL that does
-# not advance the counter (RoomUpdates) lets the sender go on.  Its
-# fallback, the persist probe, waits at least rto_min_us: at 3 s it
-# cannot have carried a 1 MB transfer that the reader starts after 1 s,
-# so no probe may be needed (RoomProbes 0).  (At the default rto_min_us
-# the probe may come first; the runs above show both ways work.)
+# The update.  A writer of 8 KB every 10 ms sends each write as one
+# packet with LAST, pushed once the one before is acknowledged, so the
+# receiver owes it no pull; a reader that waits 1 s before its first read
+# lets the buffer fill and says so (room 0), and the sender holds the
+# rest.  When the reader reads, the receiver's PULL that does not advance
+# the counter (RoomUpdates) lets the sender go on.  Its fallback, the
+# persist probe, waits at least rto_min_us: at 3 s, no probe may be
+# needed (RtoProbes 0) for a 1 MB transfer that the reader starts after
+# 1 s.  (At the default rto_min_us the probe may come first; the runs
+# above show both ways work.)
 ip -n "$ns_a" link set eth0 mtu 9000
 ip -n "$ns_b" link set eth0 mtu 9000
 rto_min=$(ip netns exec "$ns_a" sysctl -n net.ndp.rto_min_us)
 ip netns exec "$ns_a" sysctl -qw net.ndp.rto_min_us=3000000
 c0=$(xfer_stats "$ns_a" "$ns_b")
 ndp_lib_check "update: 1 MB to a reader that starts after 1 s, intact" \
-	slow 10.0.1.2 $((1024 * 1024)) 50 65536 0 1000
+	slow 10.0.1.2 $((1024 * 1024)) 8192 10 65536 0 1000
 c1=$(xfer_stats "$ns_a" "$ns_b")
 ip netns exec "$ns_a" sysctl -qw net.ndp.rto_min_us="$rto_min"
 xfer_expect_moved "update: the receiver said it has room again (RoomUpdates)" \
 	"$c0" "$c1" "$ns_b" RoomUpdates
-xfer_expect_delta "update: no persist probe was needed (RoomProbes)" \
+xfer_expect_delta "update: no persist probe was needed (RtoProbes)" \
 	"$c0" "$c1" "$ns_a" 0 RoomProbes RtoProbes
 ndp_lib_info "update: RoomAdverts $(xfer_delta "$c0" "$c1" "$ns_b" RoomAdverts) RoomCuts $(xfer_delta "$c0" "$c1" "$ns_a" RoomCuts) RcvQDrops $(xfer_delta "$c0" "$c1" "$ns_b" RcvQDrops RcvQFullDrops)"
 
