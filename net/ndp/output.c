@@ -1434,6 +1434,18 @@ void ndp_push(struct sock *sk, struct sk_buff_head *xmitq)
 		ndp_push_window_start(sk);
 	else if (nsk->snd.head && nsk->snd.first_sent && nsk->snd.peer_synced)
 		ndp_window_top_up(sk);
+	/*
+	 * What a window left unsent (a write smaller than it) goes with a
+	 * later write: only within the room the peer last advertised, less
+	 * what is on its way to it (room.c).
+	 */
+	if (nsk->snd.unsched > nsk->snd.peer_room) {
+		u32 room = nsk->snd.peer_room;
+
+		nsk->snd.unsched = room - ndp_sent_unacked_count(nsk, room);
+		nsk->snd.unsched_mark = min(nsk->snd.unsched_mark,
+					    nsk->snd.unsched);
+	}
 	nsk->amp_blocked = false;
 	ndp_path_burst(sk, nsk->snd.unsched);
 	while (nsk->snd.unsched && nsk->snd.head) {

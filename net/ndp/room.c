@@ -27,8 +27,9 @@
  *  - Sender.  The value of the latest ACK, NACK or PULL is kept
  *    (ndp_sock_snd.peer_room; no option: U16_MAX) and a new window or a
  *    top-up is cut to it; none starts while it is 0 (RoomCuts counts the
- *    windows cut or held).  Pulled data is not limited by it: the receiver
- *    paces that itself.
+ *    windows cut or held).  What a window left for the next write goes
+ *    only within it, less what is in flight (ndp_push()).  Pulled data
+ *    is not limited by it: the receiver paces that itself.
  *  - Update.  A receiver that advertised no room owes the sender word when
  *    its reader makes room: a PULL whose counter does not advance, which
  *    every sender takes as no pull, carrying the new room (RoomUpdates).
@@ -66,7 +67,9 @@
  * receive memory is below sk_rcvbuf, so what they bring, in flight or
  * queued, may fill the first half: pushed data gets the second, less what
  * already overflowed into it.  Counted in packets of the largest
- * truesize seen, less NDP_ROOM_SLACK for a packet larger still.
+ * truesize seen, less NDP_ROOM_SLACK for a packet larger still.  An
+ * empty receive queue takes the next in-order packet whatever the memory
+ * (ndp_rcv_data()): a buffer too small for more always has room for one.
  */
 #define NDP_ROOM_SLACK	2
 
@@ -83,7 +86,10 @@ static u32 ndp_room_pkts(const struct sock *sk, u32 iw)
 	room = room > 0 ? div_u64(room, tsize) : 0;
 	if (room >= 2 * (s64)iw + NDP_ROOM_SLACK)
 		return U16_MAX;
-	return max_t(s64, room - NDP_ROOM_SLACK, 0);
+	room -= NDP_ROOM_SLACK;
+	if (room < 1 && skb_queue_empty_lockless(&sk->sk_receive_queue))
+		return 1;
+	return max_t(s64, room, 0);
 }
 
 /*
@@ -144,8 +150,9 @@ u32 ndp_room_cut(struct sock *sk, u32 want)
 /*
  * The reader of @sk freed receive memory (recvmsg()).  If the last word
  * to the peer was "no room" and there is now room for a window, or for
- * half what the buffer holds, say so: a PULL that does not advance the
- * counter, with the room it now has (or no option: no limit).
+ * half what the buffer holds (for a buffer of a packet or two: the queue
+ * read empty), say so: a PULL that does not advance the counter, with the
+ * room it now has (or no option: no limit).
  */
 void ndp_room_update(struct sock *sk)
 {
@@ -161,7 +168,7 @@ void ndp_room_update(struct sock *sk)
 		return;
 	room = ndp_room_pkts(sk, iw);
 	full = READ_ONCE(sk->sk_rcvbuf) / nsk->rcv.tsize_max;
-	if (room < iw && room < full / 2)
+	if (!room || (room < iw && room < full / 2))
 		return;
 	skb = ndp_ctrl_skb(sk, NDP_PKT_PULL, 0, 0);
 	if (!skb)

@@ -259,13 +259,16 @@ static void ndp_wire_test_options(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (v[0] << 8) | v[1], 0x0102);
 	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM, 6));
 
-	h.opt[1] = 1;			/* a length below 2 ends the walk */
+	/* opt[2] is the unknown option's length. */
+	h.opt[2] = 1;			/* a length below 2 ends the walk */
 	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
 					    NDP_OPT_ROOM_LEN));
-	h.opt[1] = 12;			/* past the header */
+	h.opt[2] = 12;			/* past the header */
 	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
 					    NDP_OPT_ROOM_LEN));
-	h.opt[1] = 3;
+	h.opt[2] = 3;
+	KUNIT_EXPECT_NOT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
+						NDP_OPT_ROOM_LEN));
 	h.opt[0] = NDP_OPT_EOL;
 	KUNIT_EXPECT_NULL(test, ndp_hdr_opt(&h.nh, NDP_OPT_ROOM,
 					    NDP_OPT_ROOM_LEN));
