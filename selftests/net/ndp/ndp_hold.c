@@ -21,7 +21,11 @@
  *
  * Output: KTAP lines (hold seen, window arrived while held, message
  * intact) and "# HOLD key=value" lines for the calling script, which
- * judges the counters (BacklogShed, BacklogDrop).  Exit 0 when all
+ * judges the counters (BacklogShed, BacklogDrop; held_shed and held_drop
+ * are their moves from the fault to send()'s return, by when
+ * release_sock() has processed what the hold left in the backlog, so
+ * they count the held window alone, not the read of the rest).  Exit 0
+ * when all
  * passed, 4 (skip) without userfaultfd, 1 otherwise.  NDP_TIME_FACTOR
  * (lib.sh) scales the deadlines.
  */
@@ -70,6 +74,7 @@ static struct {
 	bool listening, holding;	/* holding: or gave up (no fault) */
 	bool fault_seen, window_seen, intact, skip;
 	uint64_t got, in_pkts;
+	uint64_t held_shed, held_drop;	/* BacklogShed/Drop of the hold */
 	double held_ms;
 } st = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -236,7 +241,7 @@ static void hold(int fd)
 	long psz = sysconf(_SC_PAGESIZE);
 	struct holder h = { .fd = fd };
 	struct uffdio_zeropage zp;
-	uint64_t base, deadline, t0;
+	uint64_t base, deadline, t0, shed0 = 0, drop0 = 0;
 	pthread_t t;
 	int ufd;
 
@@ -257,6 +262,8 @@ static void hold(int fd)
 	if (st.fault_seen) {
 		t0 = ndp_now_ns();
 		base = ndp_counter("InPkts");
+		shed0 = ndp_counter("BacklogShed");
+		drop0 = ndp_counter("BacklogDrop");
 		st_set(&st.holding);
 		/* The window: until it has all arrived, or the deadline. */
 		deadline = t0 + 10ULL * opt.factor * 1000000000;
@@ -275,6 +282,11 @@ static void hold(int fd)
 	if (ioctl(ufd, UFFDIO_ZEROPAGE, &zp) && errno != EEXIST)
 		ndp_die_errno("UFFDIO_ZEROPAGE");
 	pthread_join(t, NULL);
+	/* send() returned: release_sock() has processed the backlog. */
+	if (st.fault_seen) {
+		st.held_shed = ndp_counter("BacklogShed") - shed0;
+		st.held_drop = ndp_counter("BacklogDrop") - drop0;
+	}
 	close(ufd);
 	munmap(h.page, psz);
 }
@@ -393,7 +405,9 @@ int main(int argc, char **argv)
 	ksft_test_result(st.intact, "%llu of %llu bytes received intact\n",
 			 (unsigned long long)st.got,
 			 (unsigned long long)opt.bytes);
-	printf("# HOLD held_ms=%.1f in_pkts=%llu got=%llu\n", st.held_ms,
-	       (unsigned long long)st.in_pkts, (unsigned long long)st.got);
+	printf("# HOLD held_ms=%.1f in_pkts=%llu got=%llu held_shed=%llu held_drop=%llu\n",
+	       st.held_ms, (unsigned long long)st.in_pkts,
+	       (unsigned long long)st.got, (unsigned long long)st.held_shed,
+	       (unsigned long long)st.held_drop);
 	return ndp_test_done();
 }
