@@ -677,15 +677,17 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	}
 
 	/*
-	 * The receive buffer: out-of-order data up to it, in-order data up
-	 * to twice it (ndp_add_backlog()).  The next in-order packet is taken
-	 * beyond that when the reader has read everything, as TCP forces the
-	 * charge of in-order data into an empty receive queue: out-of-order
-	 * data alone may fill the buffer (one packet larger than a small
-	 * SO_RCVBUF does), and only this packet's delivery frees it.  It was
-	 * refused, NACKed and pulled again (the queue empty, the pull goes,
-	 * ndp_rcv_has_room()) in a loop at the pull clock's rate: 2.7 million
-	 * RcvQDrops in 120 s in backlog.sh, the transfer stalled.
+	 * The receive buffer: out-of-order data up to twice it less a
+	 * reserve for the packets that fill the hole (ndp_room_ooo_bound()),
+	 * in-order data up to twice it (ndp_add_backlog()).  The next
+	 * in-order packet is taken beyond that when the reader has read
+	 * everything, as TCP forces the charge of in-order data into an
+	 * empty receive queue: out-of-order data alone may fill the buffer
+	 * (one packet larger than a small SO_RCVBUF does), and only this
+	 * packet's delivery frees it.  It was refused, NACKed and pulled
+	 * again (the queue empty, the pull goes, ndp_rcv_has_room()) in a
+	 * loop at the pull clock's rate: 2.7 million RcvQDrops in 120 s in
+	 * backlog.sh, the transfer stalled.
 	 */
 	if (!trimmed) {
 		rmem = atomic_read(&sk->sk_rmem_alloc);
@@ -694,7 +696,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 			rmem = 0;
 		if (rmem && (rmem + skb->truesize > 2 * READ_ONCE(sk->sk_rcvbuf) ||
 			     (psn != nsk->rcv.nxt &&
-			      rmem + skb->truesize > READ_ONCE(sk->sk_rcvbuf)))) {
+			      rmem + skb->truesize > ndp_room_ooo_bound(sk)))) {
 			/* After "no room": a peer that ignores it (room.c). */
 			NDP_INC_STATS(net, nsk->rcv.room_adv ?
 				      NDP_MIB_RCVQDROPS :

@@ -1247,6 +1247,7 @@ void ndp_room_advertise(struct sock *sk, struct sk_buff *skb);
 u16 ndp_room_of(const struct ndphdr *nh);
 u32 ndp_room_cut(struct sock *sk, u32 want);
 void ndp_room_update(struct sock *sk);
+s64 ndp_room_ooo_bound(const struct sock *sk);
 
 /* dasr.c */
 int ndp_dasr_net_init(struct ndp_net *nn);
