@@ -388,32 +388,6 @@ static void ndp_send_dup_ack(struct sock *sk, u32 psn, u8 path,
 		ndp_hdr(skb)->flags |= htons(NDP_F_DUP);
 }
 
-/**
- * struct ndp_ack_batch - the ACK owed for a run of DATA received at once
- * @psn: last psn of the run.
- * @n: psns in the run (0: nothing owed).
- * @path: path they all came on.
- * @ce: they all arrived marked CE (or all unmarked).
- * @ctr: the pull counter to send if @pull (the latest one: pulls are
- *	cumulative).
- * @pull: a pull rides on the ACK.
- * @ready: data was queued for the reader: wake it once, at the end.
- *
- * A batch from GRO (ndp_rcv_list()) is answered by one ACK per run of
- * consecutive psns, whose &ndphdr.acks tells the sender how many psns it
- * reports: the sender still learns of every packet, at once, as the
- * paper asks, but from one packet per batch instead of one per packet.
- */
-struct ndp_ack_batch {
-	u32	psn;
-	u32	ctr;
-	u16	n;
-	u8	path;
-	bool	ce;
-	bool	pull;
-	bool	ready;
-};
-
 static void ndp_ack_flush(struct sock *sk, struct ndp_ack_batch *ab,
 			  struct sk_buff_head *xmitq)
 {
@@ -461,6 +435,11 @@ static void ndp_ack(struct sock *sk, struct ndp_ack_batch *ab, u32 psn,
 	if (pull) {
 		ab->pull = true;
 		ab->ctr = ctr;
+		/* A pull does not wait for the rest of a backlog run: the
+		 * owner may take long over it, the sender's link not.
+		 */
+		if (ab == &ndp_sk(sk)->bl_ab)
+			ndp_ack_flush(sk, ab, xmitq);
 	}
 }
 
@@ -1058,6 +1037,22 @@ static void ndp_rcv_conn_locked(struct sock *sk, struct sk_buff *skb,
 	ndp_skb_free(sk, skb, reason);
 }
 
+/*
+ * Process @skb, which waited in @sk's backlog, as its owner runs it: its
+ * ACK joins the run of &ndp_sock.bl_ab (ndp_backlog_done()).
+ */
+static void ndp_rcv_conn_backlog(struct sock *sk, struct sk_buff *skb,
+				 bool corrupt, bool opened,
+				 struct sk_buff_head *xmitq)
+{
+	enum skb_drop_reason reason;
+
+	reason = ndp_rcv_conn_one(sk, &skb, corrupt, opened, xmitq,
+				  &ndp_sk(sk)->bl_ab);
+	ndp_rcv_conn_done(sk, xmitq);
+	ndp_skb_free(sk, skb, reason);
+}
+
 /* Queue @skb to @sk's backlog with @extra bytes beyond the bound below. */
 static bool __ndp_add_backlog(struct sock *sk, struct sk_buff *skb, u32 extra)
 {
@@ -1428,14 +1423,54 @@ int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		break;
 	default:
 		__skb_queue_head_init(&xmitq);
-		ndp_rcv_conn_locked(sk, skb, bcb->corrupt, bcb->opened,
-				    &xmitq);
+		ndp_rcv_conn_backlog(sk, skb, bcb->corrupt, bcb->opened,
+				     &xmitq);
 		ndp_xmit_queue(sk, &xmitq);
 		break;
 	}
 	rcu_read_unlock();
 	local_bh_enable();
 	return 0;
+}
+
+/**
+ * ndp_backlog_done() - answer what the backlog brought
+ * @sk: the socket, its user owning it, after running the backlog:
+ *	from ndp_release_cb() (release_sock(), and __sk_flush_backlog()
+ *	since 6.4) and after each sk_flush_backlog() of ours (6.1 has no
+ *	callback there).
+ *
+ * The DATA that waited in the backlog was taken in one go and owes one
+ * ACK per run of consecutive psns (&ndp_sock.bl_ab), the last one sent
+ * here, and one wake-up of the reader.  A run's ACK that carries a pull
+ * left at once (ndp_ack()).
+ */
+void ndp_backlog_done(struct sock *sk)
+{
+	struct ndp_sock *nsk = ndp_sk(sk);
+	struct ndp_ack_batch *ab = &nsk->bl_ab;
+	struct sk_buff_head xmitq;
+	bool ready;
+
+	sock_owned_by_me(sk);
+	if (!ab->n && !ab->ready)
+		return;
+	ready = ab->ready;
+	ab->ready = false;
+	if (nsk->dead) {
+		ab->n = 0;
+		ab->pull = false;
+		return;
+	}
+	__skb_queue_head_init(&xmitq);
+	local_bh_disable();
+	rcu_read_lock();
+	ndp_ack_flush(sk, ab, &xmitq);
+	ndp_xmit_queue(sk, &xmitq);
+	rcu_read_unlock();
+	local_bh_enable();
+	if (ready)
+		sk->sk_data_ready(sk);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -699,6 +699,34 @@ struct ndp_sock_rcv {
 };
 
 /**
+ * struct ndp_ack_batch - the ACK owed for a run of DATA received at once
+ * @psn: last psn of the run.
+ * @n: psns in the run (0: nothing owed).
+ * @path: path they all came on.
+ * @ce: they all arrived marked CE (or all unmarked).
+ * @ctr: the pull counter to send if @pull (the latest one: pulls are
+ *	cumulative).
+ * @pull: a pull rides on the ACK.
+ * @ready: data was queued for the reader: wake it once, at the end.
+ *
+ * A batch from GRO (ndp_rcv_list()) is answered by one ACK per run of
+ * consecutive psns, whose &ndphdr.acks tells the sender how many psns it
+ * reports: the sender still learns of every packet, at once, as the
+ * paper asks, but from one packet per batch instead of one per packet.
+ * So is what waited in a socket's backlog (&ndp_sock.bl_ab): its owner
+ * runs it in one go, ndp_backlog_done() answers it when that is over.
+ */
+struct ndp_ack_batch {
+	u32	psn;
+	u32	ctr;
+	u16	n;
+	u8	path;
+	bool	ce;
+	bool	pull;
+	bool	ready;
+};
+
+/**
  * struct ndp_sock - an NDP socket
  * @inet: inet_sock base; must be first.
  * @bind_node: in &ndp_hash_net.bind_hash while @bound.
@@ -750,6 +778,9 @@ struct ndp_sock_rcv {
  * @st: per-connection counters (NDP_INFO, sock_diag).
  * @dasr: DASR state (dasr.c).
  *
+ * @bl_ab: the ACK owed for the DATA its owner ran from the backlog
+ *	(ndp_backlog_rcv()), sent by ndp_backlog_done() once the backlog is
+ *	run; the owner's only.
  * @deferred: work a timer or the pull clock found the socket owned by a
  *	user for (NDP_*_DEFERRED bits, each holding a socket reference),
  *	done by ndp_release_cb() when the owner releases the socket.
@@ -761,6 +792,7 @@ struct ndp_sock_rcv {
  */
 struct ndp_sock {
 	struct inet_sock	inet;
+	struct ndp_ack_batch	bl_ab;
 	unsigned long		deferred;	/* NDP_*_DEFERRED bits */
 	u32			pull_defer_ctr;
 	struct hlist_node	bind_node;
@@ -1150,6 +1182,7 @@ int ndp_rcv(struct sk_buff *skb, struct ndp_flow *fl);
 int ndp_backlog_rcv(struct sock *sk, struct sk_buff *skb);
 void ndp_err_backlog(struct sock *sk, struct sk_buff *skb);
 bool ndp_add_backlog(struct sock *sk, struct sk_buff *skb);
+void ndp_backlog_done(struct sock *sk);
 int ndp_rcv_list(struct sk_buff *skb, struct sk_buff *list,
 		 struct ndp_flow *fl, bool gro);
 bool ndp_rcv_icmp(struct sock *sk, u32 psn, u32 mtu, int err,

@@ -366,15 +366,17 @@ void ndp_abort_child(struct sock *sk)
  * @sk: the socket; release_sock() holds its spinlock, the user still owns
  *	it and holds a reference.
  *
- * An RTO expiry, a PULL or the reset of an unaccepted child found the
- * socket owned (NDP_*_DEFERRED in ndp_sock.deferred, each bit with a
- * socket reference); they are done here, as tcp_release_cb() does TCP's.
+ * First the ACK the backlog just run owes (ndp_backlog_done()).  Then
+ * what an RTO expiry, a PULL or the reset of an unaccepted child found
+ * the socket owned for (NDP_*_DEFERRED in ndp_sock.deferred, each bit
+ * with a socket reference), as tcp_release_cb() does TCP's.
  */
 void ndp_release_cb(struct sock *sk)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff_head xmitq;
 
+	ndp_backlog_done(sk);
 	if (!READ_ONCE(nsk->deferred))
 		return;
 	__skb_queue_head_init(&xmitq);
@@ -391,6 +393,19 @@ void ndp_release_cb(struct sock *sk)
 		__sock_put(sk);
 	}
 	ndp_xmit_queue(sk, &xmitq);
+}
+
+/*
+ * Let in what waited in the backlog during a long system call, and
+ * answer it: 6.1's __sk_flush_backlog() does not call ndp_release_cb()
+ * (later kernels do, and this finds nothing left).
+ */
+static bool ndp_flush_backlog(struct sock *sk)
+{
+	if (!sk_flush_backlog(sk))
+		return false;
+	ndp_backlog_done(sk);
+	return true;
 }
 
 static void ndp_unlisten(struct sock *sk)
@@ -1142,7 +1157,7 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		 * processed (as tcp_sendmsg_locked() does), so that they
 		 * neither overflow it nor wait for the end of the call.
 		 */
-		if (!(++pkts % NDP_FLUSH_PKTS) && sk_flush_backlog(sk) &&
+		if (!(++pkts % NDP_FLUSH_PKTS) && ndp_flush_backlog(sk) &&
 		    queued) {
 			ndp_push_locked(sk);
 			queued = false;
@@ -1254,7 +1269,7 @@ static int ndp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 				 * just freed, rather than at release_sock()
 				 * (a long read would overflow the backlog).
 				 */
-				sk_flush_backlog(sk);
+				ndp_flush_backlog(sk);
 			}
 			continue;
 		}

@@ -27,6 +27,10 @@
 #                     BacklogDrop 20 of 387 in one CI run, whose held
 #                     window was 16 packets, at most ~160 KB against the
 #                     ~340 KB of bound and header room); they are printed;
+#   one ACK           the held window is answered by one ACK per run of
+#                     consecutive psns (OutAcks below BacklogRcv), as a
+#                     GRO batch is; before, each packet run from the
+#                     backlog had an ACK of its own;
 #   gone              the namespaces deleted, ndp.ko unloads: a shed
 #                     packet gave its sender's write memory back.
 #
@@ -55,7 +59,21 @@ hold_run()
 
 hold_run probe -S 64K -w 1
 [ "$held" = 4 ] && ndp_lib_skip_all "no userfaultfd in this kernel"
-ndp_lib_plan 10
+ndp_lib_plan 11
+
+# --- one ACK for what waited -------------------------------------------------
+# 64 KB (8 packets of 9000 bytes, one pushed window on one path) all
+# arrive while the server is held (-w 8); run from the backlog in one
+# go, they owe one ACK, not one each.  The server's ACKs over the run:
+# those and the first message's.
+stp=$(xfer_stats "$ns_b")
+hold_run ack -S 64K -w 8
+stq=$(xfer_stats "$ns_b")
+acks=$(xfer_delta "$stp" "$stq" "$ns_b" OutAcks)
+blrcv=$(xfer_delta "$stp" "$stq" "$ns_b" BacklogRcv)
+ndp_lib_info "held 64 KB: OutAcks $acks BacklogRcv $blrcv OutAckSpans $(xfer_delta "$stp" "$stq" "$ns_b" OutAckSpans)"
+ndp_lib_check "what waited in the backlog got fewer ACKs than packets" \
+	test "$held" = 0 -a "$blrcv" -ge 8 -a "$acks" -lt "$blrcv"
 
 # --- default buffers -------------------------------------------------------
 st0=$(xfer_stats "$ns_a" "$ns_b")
