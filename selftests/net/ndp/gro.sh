@@ -17,8 +17,8 @@
 #                    receiver's backlog (one per run, as a batch: at most
 #                    one span per two BacklogRcv); pulls grant quanta
 #                    (net.ndp.pull_quantum, pull.c): the sender gets at
-#                    least two packets' credit per PULL it receives, v4
-#                    and v6;
+#                    least 1.5 packets' credit per PULL it receives on
+#                    average (about one without quanta), v4 and v6;
 #   gro on           transfers intact over IPv4 and IPv6 and both ways;
 #                    each family's run is batched (v4 and v6 apart), IPv6
 #                    too although it sprays its packets over 16 flow
@@ -66,16 +66,21 @@ ndp_lib_info "gro off: OutAckSpans $spans BacklogRcv $blrcv at b"
 ndp_lib_check "gro off: ACK spans from b only for its backlog" \
 	test $((2 * spans)) -le "$blrcv"
 
-# pulls_in_quanta BEFORE AFTER: a sent at least two DATA packets per PULL
-# it received (one pull per packet: as many PULLs as packets, less the
-# window pushed before the first).
+# pulls_in_quanta BEFORE AFTER: a sent at least 1.5 DATA packets per PULL
+# it received.  One pull per packet gives about one (as many PULLs as
+# packets, less the window pushed before the first: 1.02 and 1.14 with
+# net.ndp.pull_quantum=1, 6.12).  With quanta it passed a bound of 2 on
+# a quiet host, but 1.62-1.94 was seen with another guest on the host's
+# two CPUs (7.3 and 6.12, on main and on later trees: the sender's packets
+# arrive spread out and the timer issues what is owed so far), where that
+# bound failed about one run in three.
 pulls_in_quanta()
 {
 	local d p
 	d=$(xfer_delta "$1" "$2" "$ns_a" OutData)
 	p=$(xfer_delta "$1" "$2" "$ns_a" InPulls)
 	echo "a sent $d DATA packets for $p PULLs received"
-	[ "$p" -gt 0 ] && [ "$d" -ge $((2 * p)) ]
+	[ "$p" -gt 0 ] && [ $((2 * d)) -ge $((3 * p)) ]
 }
 ndp_lib_check "gro off: v4 pulls grant quanta" pulls_in_quanta "$s0" "$s1"
 s0=$(xfer_stats "$ns_a" "$ns_b")
