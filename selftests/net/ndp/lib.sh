@@ -317,21 +317,22 @@ ndp_lib_module_busy()
 }
 
 # ndp_lib_unload_ndp [NS...]: delete the namespaces NS (every socket in
-# them goes) and unload ndp.ko, waiting up to 60 s for their sockets to be
-# freed; ndp_diag.ko, which holds it once a sock_diag dump loaded it, goes
-# first.  Fails, with ndp_lib_module_busy's report, when ndp.ko stays: a
-# socket, a packet or a timer that kept a reference.  The caller loads
-# ndp.ko again if more follows.
+# them goes) and unload ndp.ko, waiting up to 60 s (NDP_UNLOAD_WAIT_MS,
+# scaled as every wait) for their sockets to be freed; ndp_diag.ko, which
+# holds it once a sock_diag dump loaded it, goes first.  Fails, with
+# ndp_lib_module_busy's report, when ndp.ko stays: a socket, a packet or a
+# timer that kept a reference.  The caller loads ndp.ko again if more
+# follows.
 ndp_lib_unload_ndp()
 {
-	local ns
+	local ns ms=${NDP_UNLOAD_WAIT_MS:-60000}
 
 	for ns in "$@"; do
 		[ -n "$ns" ] && ip netns del "$ns" 2>/dev/null
 	done
 	rmmod ndp_diag 2>/dev/null
-	ndp_lib_wait 60000 rmmod ndp 2>/dev/null && return 0
-	echo "rmmod ndp still refused 60 s after the namespaces died:"
+	ndp_lib_wait "$ms" rmmod ndp 2>/dev/null && return 0
+	echo "rmmod ndp still refused $((ms * ${NDP_TIME_FACTOR:-1} / 1000)) s after the namespaces died:"
 	ndp_lib_module_busy ndp
 	return 1
 }
