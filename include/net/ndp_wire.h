@@ -108,17 +108,25 @@ static inline bool ndp_pcsum_equal(__sum16 a, __sum16 b)
 
 /*
  * Whether the payload of the packet at @skb->data (a header of @hlen bytes,
- * then @plen bytes of payload, nothing after) sums to @pcsum.  When the
- * device summed the packet (CHECKSUM_COMPLETE: skb->csum covers every byte
- * from @skb->data on), the payload's sum is that minus the header's, with
- * no pass over the payload.  A mismatch is confirmed in software, as
+ * then @plen bytes of payload, nothing after) sums to @pcsum.  A packet
+ * built by this host that has not left memory (CHECKSUM_PARTIAL: NDP in
+ * UDP over veth, its UDP checksum left to a device) is taken as it is, as
+ * TCP takes such a segment (skb_csum_unnecessary()).  When the device
+ * summed the packet (CHECKSUM_COMPLETE: skb->csum covers every byte from
+ * @skb->data on; encap.c derives it from a verified UDP checksum), the
+ * payload's sum is that minus the header's, with no pass over the
+ * payload.  A mismatch is confirmed in software, as
  * __skb_checksum_complete() does, since a device's sum may be wrong.
  */
 static inline bool ndp_pcsum_ok(const struct sk_buff *skb, unsigned int hlen,
 				unsigned int plen, __sum16 pcsum)
 {
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		return true;
 	if (skb->ip_summed == CHECKSUM_COMPLETE && skb->len == hlen + plen &&
 	    ndp_pcsum_equal(csum_fold(csum_sub(skb->csum,
+					       skb_headlen(skb) >= hlen ?
+					       csum_partial(skb->data, hlen, 0) :
 					       skb_checksum(skb, 0, hlen, 0))),
 			    pcsum))
 		return true;

@@ -9,17 +9,32 @@
  * natively:
  *
  *   IP (protocol 17) | UDP (source: path entropy, destination: udp_port,
- *   checksum 0) | NDP header | payload
+ *   checksum) | NDP header | payload
  *
  * The NDP header is the native one but for its header checksum, whose
  * pseudo-header names no address (ndp_udp_hdr_csum(): ndp_ipproto, never
  * 17, and the header length): a NAT rewrites the outer addresses, and a
  * checksum over them would fail at the receiver.  sch_ndp trims,
  * prioritises and detours it the same way (its udp-port option; its
- * in-flight updates are incremental, whatever the pseudo-header).  The
- * UDP checksum is zero in both families (RFC 6935 and 6936 allow it for
- * tunnels over IPv6): NDP's own header and payload checksums protect the
- * packet end to end.
+ * in-flight updates are incremental, whatever the pseudo-header).
+ *
+ * Checksums.  The UDP checksum is set in both families and left to the
+ * device (CHECKSUM_PARTIAL, as UDP tunnels do): a NIC with checksum
+ * offload fills it, veth carries the packet unsummed to a receiver on the
+ * same host, and only a device without offload sums it in software.  It
+ * covers the NDP header and payload, so the receiver does not sum the
+ * payload again: UDP verifies it before NDP sees the packet (for free
+ * where the NIC checked it), and ndp_encap_csum() derives the NDP
+ * packet's sum from it for the payload check (ndp_pcsum_ok()).  So a
+ * payload is summed once, where the sender copies it in (output.c), on
+ * its way from sendmsg() to recvmsg().  NATs rewrite a UDP checksum as
+ * they do for any UDP; sch_ndp recomputes it over the headers it leaves
+ * when it trims (a trimmer that cannot must zero it).  A datagram with a
+ * corrupt payload is dropped by UDP (Udp InCsumErrors) instead of being
+ * NACKed as native NDP's is: the sender resends it on its RTO.  Receivers
+ * take a zero checksum as before (RFC 6935 and 6936 allow it for tunnels
+ * over IPv6; older NDP senders set it), and then check the payload
+ * themselves; NDP's own header checksum protects the header either way.
  *
  * Through a NAT: a host behind one sets net.ndp.udp_fixed_sport and sends
  * every datagram from udp_port, which the NAT maps to a port of its own;
@@ -165,8 +180,9 @@ __be16 ndp_encap_sport_random(void)
  * @tos: TOS byte or traffic class (ndp_pkt_tos()).
  *
  * udp_tunnel_xmit_skb() and udp_tunnel6_xmit_skb() put the UDP and IP
- * headers in front, the UDP checksum 0 (nocheck), and hand the packet to
- * ip_local_out() / ip6_local_out().  The UDP source port is the path's
+ * headers in front, the UDP checksum left to the device (udp_set_csum(),
+ * CHECKSUM_PARTIAL), and hand the packet to ip_local_out() /
+ * ip6_local_out().  The UDP source port is the path's
  * entropy port.  IPv4's DF follows the socket as ip_queue_xmit() would
  * (ip_dont_fragment()) unless the packet may be fragmented; the IP id
  * comes from the kernel's generator, as for every UDP tunnel.  The IPv6
@@ -217,7 +233,7 @@ void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 		ndp_udp_tunnel_xmit_skb(container_of(dst, struct rtable, dst),
 					sk, skb, fl->laddr.s6_addr32[3],
 					fl->raddr.s6_addr32[3], tos, ttl, df,
-					sport, dport, false, true);
+					sport, dport, false, false);
 	} else {
 		struct net *net = sock_net(sk);
 		struct flowi6 fl6;
@@ -239,14 +255,46 @@ void ndp_encap_xmit(struct sock *sk, const struct ndp_flow *fl,
 		hop = ip6_sk_dst_hoplimit(inet6_sk(sk), &fl6, dst);
 		ndp_udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl6.saddr,
 					 &fl6.daddr, tos, hop, label, sport,
-					 dport, true);
+					 dport, false);
 	}
 	local_bh_enable();
 }
 
 /*
+ * What the UDP checksum of @skb (data at the UDP header) tells NDP.  UDP
+ * hands a datagram with a checksum to encap_rcv only once it verified it
+ * (udp_lib_checksum_complete()), so the whole datagram sums to zero with
+ * its pseudo-header, and the NDP packet behind the UDP header sums to
+ * minus the pseudo-header and the 8 bytes of that header: no pass over
+ * the payload.  That sum goes on as CHECKSUM_COMPLETE from the NDP header
+ * on, and the payload check (ndp_pcsum_ok()) takes it instead of summing
+ * the payload again.  A datagram this host built that has not left
+ * memory (CHECKSUM_PARTIAL: the UDP checksum is still the device's to
+ * fill) stays as it is; NDP trusts it as TCP does.  A zero checksum (an
+ * older sender, or a trimmed header) proves nothing: NDP sums the payload
+ * itself.
+ */
+static void ndp_encap_csum(struct sk_buff *skb)
+{
+	const struct udphdr *uh = udp_hdr(skb);
+	__wsum sum;
+
+	if (!uh->check || skb->ip_summed == CHECKSUM_PARTIAL)
+		return;
+	if (skb->protocol == htons(ETH_P_IP))
+		sum = inet_compute_pseudo(skb, IPPROTO_UDP);
+	else
+		sum = ip6_compute_pseudo(skb, IPPROTO_UDP);
+	sum = csum_partial(uh, sizeof(*uh), sum);
+	skb->csum = (__force __wsum)~(__force u32)sum;
+	skb->ip_summed = CHECKSUM_COMPLETE;
+	skb->csum_complete_sw = 1;
+}
+
+/*
  * encap_rcv of the tunnel sockets: @skb->data is at the UDP header, whose
- * length UDP has checked (and trimmed the packet to).  Always consumed.
+ * length UDP has checked (and trimmed the packet to), and whose checksum,
+ * if not zero, UDP has verified.  Always consumed.
  */
 static int ndp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
@@ -254,6 +302,7 @@ static int ndp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	__be16 sport = udp_hdr(skb)->source;
 
 	NDP_INC_STATS(net, NDP_MIB_ENCAPINPKTS);
+	ndp_encap_csum(skb);
 	__skb_pull(skb, sizeof(struct udphdr));
 	ndp_udp_rcv(skb, ndp_encap_rport(net, sport));
 	return 0;

@@ -394,7 +394,9 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	/*
 	 * A super-packet: its packets are what must fit the path MTU.  Its
 	 * checksums are complete, none left to a device (GSO wants
-	 * CHECKSUM_UNNECESSARY or _PARTIAL on the transmit path).
+	 * CHECKSUM_UNNECESSARY or _PARTIAL on the transmit path).  A single
+	 * packet's are complete too; in UDP the tunnel output leaves the UDP
+	 * checksum to the device (encap.c).
 	 */
 	if (skb_is_gso(skb)) {
 		len = NDP_HDR_LEN + skb_shinfo(skb)->gso_size;

@@ -226,6 +226,64 @@ static void ndp_wire_test_pcsum_complete(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
 	skb->ip_summed = CHECKSUM_NONE;
 	KUNIT_EXPECT_FALSE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
+	/* Built here, not left memory: taken as it is, as TCP does. */
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	KUNIT_EXPECT_TRUE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
+	kfree_skb(skb);
+}
+
+/*
+ * The sum encap.c's ndp_encap_csum() hands on for a datagram UDP verified:
+ * minus the pseudo-header and the UDP header.  For a datagram whose UDP
+ * checksum is right, it is the NDP packet's own sum, and the payload check
+ * takes it: an intact payload passes, a corrupt one (its UDP checksum
+ * made right again, as a device's sum would be) fails in software.
+ */
+static void ndp_wire_test_pcsum_from_udp(struct kunit *test)
+{
+	const unsigned int plen = 999;
+	const __be32 saddr = htonl(0x0a000101), daddr = htonl(0x0a000202);
+	unsigned int ulen = sizeof(struct udphdr) + NDP_HDR_LEN + plen;
+	struct sk_buff *skb;
+	struct udphdr *uh;
+	struct ndphdr *nh;
+	__sum16 pcsum;
+	__wsum sum;
+	u8 *pay;
+	int i;
+
+	skb = alloc_skb(ulen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	uh = skb_put_zero(skb, sizeof(*uh));
+	nh = skb_put(skb, NDP_HDR_LEN);
+	ndp_test_fill(nh);
+	pay = skb_put(skb, plen);
+	get_random_bytes(pay, plen);
+	pcsum = (__force __sum16)htons(~ndp_test_ref_sum(pay, plen, 0) & 0xffff);
+	nh->pcsum = pcsum;
+	uh->source = htons(49152);
+	uh->dest = htons(6000);
+	uh->len = htons(ulen);
+
+	for (i = 0; i < 2; i++) {
+		uh->check = 0;
+		uh->check = csum_tcpudp_magic(saddr, daddr, ulen, IPPROTO_UDP,
+					      skb_checksum(skb, 0, ulen, 0));
+		sum = csum_partial(uh, sizeof(*uh),
+				   csum_tcpudp_nofold(saddr, daddr, ulen,
+						      IPPROTO_UDP, 0));
+		__skb_pull(skb, sizeof(*uh));
+		skb->csum = (__force __wsum)~(__force u32)sum;
+		skb->ip_summed = CHECKSUM_COMPLETE;
+		if (!i)
+			KUNIT_EXPECT_TRUE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN,
+							     plen, pcsum));
+		else
+			KUNIT_EXPECT_FALSE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN,
+							      plen, pcsum));
+		__skb_push(skb, sizeof(*uh));
+		pay[7] ^= 0x01;
+	}
 	kfree_skb(skb);
 }
 
@@ -284,6 +342,7 @@ static struct kunit_case ndp_wire_test_cases[] = {
 	KUNIT_CASE(ndp_wire_test_switch_updates),
 	KUNIT_CASE(ndp_wire_test_v6_csum),
 	KUNIT_CASE(ndp_wire_test_udp_csum),
+	KUNIT_CASE(ndp_wire_test_pcsum_from_udp),
 	KUNIT_CASE(ndp_wire_test_sanity),
 	KUNIT_CASE(ndp_wire_test_pcsum_complete),
 	KUNIT_CASE(ndp_wire_test_options),

@@ -564,24 +564,27 @@ static unsigned int ndp_sch_l4off(const struct ndp_skb_cb *cb)
 /*
  * NDP over UDP: whether the IP payload of @l4len bytes at @l4off is a UDP
  * datagram to @port that can carry NDP.  The UDP length must be the IP
- * payload length exactly (no trailer, no truncation), IPv6 needs the zero
- * checksum of tunnels, and GSO and checksum-offload packets (which NDP
- * never builds when it encapsulates: the sender turns GSO off) are left
- * alone.  Returns the NDP header offset with *@l4len reduced to the NDP
- * packet, or 0.
+ * payload length exactly (no trailer, no truncation).  The UDP checksum
+ * may be zero, complete, or left to the device (CHECKSUM_PARTIAL, as NDP
+ * sends it: a sender on this host, over veth); a checksum left to the
+ * device must be this UDP header's, else the packet is not one NDP built.
+ * GSO packets (NDP sends none in UDP) are left alone.  Returns the NDP
+ * header offset with *@l4len reduced to the NDP packet, or 0.
  */
 static unsigned int ndp_sch_udp_thoff(struct sk_buff *skb, unsigned int l4off,
-				      unsigned int *l4len, u16 port, u8 ipv)
+				      unsigned int *l4len, u16 port)
 {
 	const struct udphdr *uh;
 
-	if (skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL ||
-	    *l4len < sizeof(*uh) + NDP_HDR_LEN ||
+	if (skb_is_gso(skb) || *l4len < sizeof(*uh) + NDP_HDR_LEN ||
 	    !pskb_may_pull(skb, l4off + sizeof(*uh)))
 		return 0;
+	if (skb->ip_summed == CHECKSUM_PARTIAL &&
+	    (skb_checksum_start_offset(skb) != l4off ||
+	     skb->csum_offset != offsetof(struct udphdr, check)))
+		return 0;
 	uh = (const struct udphdr *)(skb->data + l4off);
-	if (ntohs(uh->dest) != port || ntohs(uh->len) != *l4len ||
-	    (ipv == 6 && uh->check))
+	if (ntohs(uh->dest) != port || ntohs(uh->len) != *l4len)
 		return 0;
 	*l4len -= sizeof(*uh);
 	return l4off + sizeof(*uh);
@@ -660,8 +663,7 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 	if (proto == ndp_sch_ipproto) {
 		thoff = l4off;
 	} else {
-		thoff = ndp_sch_udp_thoff(skb, l4off, &l4len, udp_port,
-					  cb->ipv);
+		thoff = ndp_sch_udp_thoff(skb, l4off, &l4len, udp_port);
 		if (!thoff)
 			return NDP_SCH_OTHER;
 		cb->encap = 1;
@@ -708,23 +710,32 @@ static enum ndp_sch_class ndp_sch_classify(const struct ndp_sched_data *q,
 
 /*
  * The UDP header of @skb, an NDP over UDP packet just cut to its headers
- * (linear and writable): length of what is left, and its checksum.  Over
- * IPv6 it is 0 (classify), as over IPv4 by NDP's convention; a non-zero
- * IPv4 checksum is recomputed over the UDP and NDP headers.
+ * (linear and writable; its checksum state reset): length of what is
+ * left, and its checksum.  A datagram sent without one (zero, which NDP's
+ * tunnel sockets accept in both families) keeps none; one that had a
+ * checksum, complete or left to the device (@partial), gets it computed
+ * here over what is left, the UDP and NDP headers.
  */
-static void ndp_sch_udp_trimmed(struct sk_buff *skb)
+static void ndp_sch_udp_trimmed(struct sk_buff *skb, bool partial)
 {
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
 	struct udphdr *uh = ndp_sch_udp_hdr(skb);
 	unsigned int ulen = skb->len - ndp_sch_l4off(cb);
+	__wsum sum;
 
 	uh->len = htons(ulen);
-	if (!uh->check || WARN_ON_ONCE(cb->ipv != 4))
+	if (!uh->check && !partial)
 		return;
 	uh->check = 0;
-	uh->check = csum_tcpudp_magic(ip_hdr(skb)->saddr, ip_hdr(skb)->daddr,
-				      ulen, IPPROTO_UDP,
-				      csum_partial(uh, ulen, 0));
+	sum = csum_partial(uh, ulen, 0);
+	if (cb->ipv == 4)
+		uh->check = csum_tcpudp_magic(ip_hdr(skb)->saddr,
+					      ip_hdr(skb)->daddr, ulen,
+					      IPPROTO_UDP, sum);
+	else
+		uh->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr,
+					    &ipv6_hdr(skb)->daddr, ulen,
+					    IPPROTO_UDP, sum);
 	if (!uh->check)
 		uh->check = CSUM_MANGLED_0;
 }
@@ -769,15 +780,21 @@ static int ndp_sch_trim(struct sk_buff *skb, unsigned int end)
 	struct ndp_skb_cb *cb = ndp_skb_cb(skb);
 	unsigned int noff = skb_network_offset(skb);
 	unsigned int old = skb->len, cut;
+	bool partial = skb->ip_summed == CHECKSUM_PARTIAL;
 
-	/* NDP never builds GSO or checksum-offload packets; do not guess. */
-	if (skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL)
+	/*
+	 * NDP builds no GSO packets here, and leaves no checksum to a device
+	 * but the UDP one of NDP in UDP (classify checked where it is); do
+	 * not guess.
+	 */
+	if (skb_is_gso(skb) || (partial && !cb->encap))
 		return -EINVAL;
 	if (skb_ensure_writable(skb, end) || pskb_trim(skb, end))
 		return -ENOMEM;
 	/*
 	 * A receive-side checksum no longer describes the packet (payload
 	 * gone, lengths and flags changed): the receiver checks in software.
+	 * A UDP checksum left to the device is computed below instead.
 	 */
 	if (skb->ip_summed != CHECKSUM_NONE) {
 		skb->ip_summed = CHECKSUM_NONE;
@@ -796,7 +813,7 @@ static int ndp_sch_trim(struct sk_buff *skb, unsigned int end)
 	}
 	ndp_hdr_update_flags(ndp_sch_hdr(skb), NDP_F_TRIMMED, 0);
 	if (cb->encap)
-		ndp_sch_udp_trimmed(skb);
+		ndp_sch_udp_trimmed(skb, partial);
 
 	cut = old - skb->len;
 	if (qdisc_skb_cb(skb)->pkt_len > cut)
@@ -1103,7 +1120,9 @@ static int ndp_sch_divert(struct sk_buff *skb, struct net_device *dev)
 	struct neighbour *n;
 	unsigned long flags;
 
-	if (noff < 0 || skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL)
+	/* A UDP checksum left to the device: @dev's output fills it. */
+	if (noff < 0 || skb_is_gso(skb) ||
+	    (skb->ip_summed == CHECKSUM_PARTIAL && !cb->encap))
 		return -EINVAL;
 	if (dev->header_ops && !dev->header_ops->create)
 		return -EOPNOTSUPP;

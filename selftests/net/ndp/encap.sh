@@ -16,6 +16,15 @@
 #                 (EncapOutPkts); the router's ICMP "fragmentation needed"
 #                 / "packet too big" quoting a UDP datagram reached the
 #                 connection (PmtuEvents moved, the route learnt the MTU);
+#   sums          a second transfer at the learnt MTU: the UDP checksum is
+#                 left to the devices (veth carries it unsummed) and covers
+#                 the payload, so the receiver sums no payload: fewer than
+#                 one skb_checksum() call (kprobe hits, the whole guest)
+#                 per ten packets received, where NDP used to sum each;
+#                 with the sender's checksum offload off (ethtool tx off)
+#                 the transfer is intact, every captured datagram carries
+#                 a UDP checksum that verifies and UDP counts no checksum
+#                 error;
 #   refused       a receiver without udp_port answers the datagrams with
 #                 ICMP port unreachable: the connection fails with
 #                 ECONNREFUSED (the ICMP's soft error), not ETIMEDOUT.
@@ -25,12 +34,12 @@
 . "$(dirname "$0")/xfer_lib.sh"
 [ "$XFER_PROTO" = ndp ] || ndp_lib_skip_all "NDP in UDP is NDP-only"
 xfer_setup
-ndp_lib_require_cmd python3 sysctl
+ndp_lib_require_cmd python3 sysctl ethtool ndp_pktgen
 DP="python3 $NDP_LIB_DIR/ndp_dp.py"
 PORT=9253
 case "$(uname -r)" in
-*-ndp-debug*|*-ndp-kcsan*) size=${NDP_ENCAP_SIZE:-1M} ;;
-*) size=${NDP_ENCAP_SIZE:-4M} ;;
+*-ndp-debug*|*-ndp-kcsan*) size=${NDP_ENCAP_SIZE:-1M} ssize=512K ;;
+*) size=${NDP_ENCAP_SIZE:-4M} ssize=1M ;;
 esac
 
 ndp_topo_ns_new ns_k || ndp_lib_skip_all "cannot create a namespace"
@@ -40,7 +49,22 @@ if ! ip netns exec "$ns_k" sysctl -qw net.ndp.udp_port=$PORT 2>"$XFER_TMP/eo"; t
 fi
 ip netns exec "$ns_k" sysctl -qw net.ndp.udp_port=0
 
-ndp_lib_plan 21
+ndp_lib_plan 31
+
+# skb_checksum() calls, the software sums of a payload on its way (UDP's
+# own verification and skb_checksum_help() included).
+kprobe=0
+ndp_lib_kprobe_add sum skb_checksum && kprobe=1
+
+# udp_csum_errs NS: UDP's InCsumErrors, IPv4 and IPv6.
+udp_csum_errs()
+{
+	ip netns exec "$1" awk '
+	$1 == "Udp:" { if (!c) { for (i = 2; i <= NF; i++) if ($i == "InCsumErrors") c = i }
+		       else s += $c }
+	$1 == "Udp6InCsumErrors" { s += $2 }
+	END { print s + 0 }' /proc/net/snmp /proc/net/snmp6
+}
 
 # bind_udp NS FAMILY PORT: whether an application can bind the port.
 bind_udp()
@@ -120,7 +144,47 @@ encap()
 		ndp_lib_check "v6 route learnt mtu $3" \
 			bash -c "ip -n $ns_h1 -6 route get $dst | grep -q 'mtu $3'"
 	fi
+	sums "$fa" "$3" "$dst"
 }
+
+# sums FAMILY MTU DST: transfers at the learnt MTU (the first one re-cut
+# what was queued when the route shrank, summing each new packet).
+sums()
+{
+	local fa=$1 dst=$3 before after h d n e
+	before=$(xfer_stats "$ns_rx")
+	h=$(ndp_lib_kprobe_hits sum)
+	ndp_lib_check "v$fa in UDP at mtu $2: transfer intact" \
+		xfer_run "$ns_h1" "$ns_rx" "$dst" "$fa" "$ssize" 0
+	after=$(xfer_stats "$ns_rx")
+	d=$(xfer_delta "$before" "$after" "$ns_rx" InPkts)
+	if [ $kprobe = 1 ]; then
+		h=$(($(ndp_lib_kprobe_hits sum) - h))
+		ndp_lib_check "v$fa: the receiver summed no payload ($h skb_checksum calls, $d packets)" \
+			test $((h * 10)) -lt "$d"
+	else
+		ndp_lib_skip "v$fa: the receiver summed no payload" "no kprobe on skb_checksum"
+	fi
+
+	# A sender whose device does not offload checksums: the checksum is
+	# on the wire.
+	ip netns exec "$ns_h1" ethtool -K eth0 tx off >/dev/null 2>&1
+	ip netns exec "$ns_rx" ndp_pktgen recv --dev eth0 --udp $PORT \
+		--count 40 --timeout-ms 60000 --idle-ms 10000 \
+		>"$XFER_TMP/cap" 2>"$XFER_TMP/cap.err" &
+	n=$!
+	ndp_lib_wait 5000 grep -qs receiving "$XFER_TMP/cap.err"
+	e=$(udp_csum_errs "$ns_rx")
+	ndp_lib_check "v$fa in UDP, sender's tx checksum offload off: transfer intact" \
+		xfer_run "$ns_h1" "$ns_rx" "$dst" "$fa" "$ssize" 0
+	wait "$n"
+	ip netns exec "$ns_h1" ethtool -K eth0 tx on >/dev/null 2>&1
+	ndp_lib_expect_eq "v$fa: 40 datagrams captured, each with a UDP checksum that verifies" \
+		40 "$(grep -c '^pkt .* ucsum=ok$' "$XFER_TMP/cap")"
+	ndp_lib_expect_eq "v$fa: UDP found no bad checksum (InCsumErrors)" \
+		"$e" "$(udp_csum_errs "$ns_rx")"
+}
+
 encap 4 9000 1500 10.0.100.1 || ndp_lib_fail "v4 topology"
 encap 6 1500 1280 fd00:100::1 || ndp_lib_fail "v6 topology"
 

@@ -295,6 +295,27 @@ ndp_lib_tracefs()
 	echo "$t"
 }
 
+# ndp_lib_kprobe_add NAME FUNC: count the calls of kernel function FUNC
+# (a kprobe event, enabled; its hits in kprobe_profile do not depend on
+# the host's load).  Fails without kprobe events or if FUNC cannot be
+# probed.  Removed at exit.  ndp_lib_kprobe_hits NAME: the count so far.
+ndp_lib_kprobe_add()
+{
+	local t
+
+	t=$(ndp_lib_tracefs)
+	[ -w "$t/kprobe_events" ] || return 1
+	echo "-:ndplib_$1" >>"$t/kprobe_events" 2>/dev/null
+	echo "p:ndplib_$1 $2" >>"$t/kprobe_events" 2>/dev/null || return 1
+	ndp_lib_at_exit "echo 0 >$t/events/kprobes/ndplib_$1/enable; echo -:ndplib_$1 >>$t/kprobe_events"
+	echo 1 >"$t/events/kprobes/ndplib_$1/enable"
+}
+
+ndp_lib_kprobe_hits()
+{
+	awk -v n="ndplib_$1" '$1 == n { print $2 }' "$(ndp_lib_tracefs)/kprobe_profile"
+}
+
 # ndp_lib_module_busy MOD: why MOD cannot be unloaded, for a failed
 # unload check: its reference count and holders, the namespaces and
 # processes left (a socket of a leftover process pins ndp.ko), the NDP
