@@ -38,12 +38,12 @@
  * UDP (in UDP without the addresses, so that NATs leave it valid), and
  * the incremental updates below keep it valid either way; they also
  * leave the sum of the NDP header unchanged, hence any UDP checksum over
- * it.  Encapsulated NDP travels with UDP checksum
- * 0 (RFC 6935/6936); an IPv6 datagram with a non-zero one was not sent
- * by that convention and is other traffic, an IPv4 one keeps a correct
- * checksum when trimmed (recomputed over what is left).  NDP never
- * builds encapsulated GSO or checksum-offload packets: such a UDP packet
- * is other traffic (never split, never trimmed).
+ * it.  The UDP checksum may be 0 (older senders, RFC 6935/6936), set,
+ * or left to the device (CHECKSUM_PARTIAL at the UDP header: an NDP
+ * sender on this host, over veth); trimming computes a non-zero or
+ * device-left one over what is left, in both families, and a zero one
+ * stays zero.  NDP never builds encapsulated GSO packets: such a UDP
+ * packet is other traffic (never split, never trimmed).
  *
  * Enqueue.  A DATA packet that finds the data queue full does not get
  * dropped: with probability @trim_prob percent the arrival is trimmed,
@@ -1537,8 +1537,8 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * detoured and sent on its own: a switch port trims packets, not
  * batches.  Other GSO traffic (TCP, UDP) stays whole in the other queue,
  * NDP over UDP included: NDP never builds encapsulated GSO packets (the
- * sender turns GSO off when it encapsulates), so classify does not parse
- * a GSO UDP packet as NDP (ndp_sch_udp_thoff()).
+ * sender sends one packet at a time when it encapsulates), so classify
+ * does not parse a GSO UDP packet as NDP (ndp_sch_udp_thoff()).
  */
 static int ndp_sch_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 			       struct sk_buff **to_free)
