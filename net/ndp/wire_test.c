@@ -187,6 +187,23 @@ static void ndp_wire_test_sanity(struct kunit *test)
 }
 
 /*
+ * Append to @skb an NDP header and @plen random payload bytes (*@pay),
+ * the header's pcsum their checksum, which is returned.
+ */
+static __sum16 ndp_test_put_pkt(struct sk_buff *skb, unsigned int plen,
+				u8 **pay)
+{
+	struct ndphdr *nh = skb_put(skb, NDP_HDR_LEN);
+
+	ndp_test_fill(nh);
+	*pay = skb_put(skb, plen);
+	get_random_bytes(*pay, plen);
+	nh->pcsum = (__force __sum16)htons(~ndp_test_ref_sum(*pay, plen, 0) &
+					   0xffff);
+	return nh->pcsum;
+}
+
+/*
  * ndp_pcsum_ok(): a packet as the receive handler sees it (header, then
  * payload), checked with no device sum, with a right one, with a device
  * sum that is wrong (the software check still accepts the intact payload)
@@ -196,18 +213,12 @@ static void ndp_wire_test_pcsum_complete(struct kunit *test)
 {
 	const unsigned int plen = 1445;	/* odd, as a payload may be */
 	struct sk_buff *skb;
-	struct ndphdr *nh;
 	__sum16 pcsum;
 	u8 *pay;
 
 	skb = alloc_skb(NDP_HDR_LEN + plen, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	nh = skb_put(skb, NDP_HDR_LEN);
-	ndp_test_fill(nh);
-	pay = skb_put(skb, plen);
-	get_random_bytes(pay, plen);
-	pcsum = (__force __sum16)htons(~ndp_test_ref_sum(pay, plen, 0) & 0xffff);
-	nh->pcsum = pcsum;
+	pcsum = ndp_test_put_pkt(skb, plen, &pay);
 
 	skb->ip_summed = CHECKSUM_NONE;
 	KUNIT_EXPECT_TRUE(test, ndp_pcsum_ok(skb, NDP_HDR_LEN, plen, pcsum));
@@ -246,7 +257,6 @@ static void ndp_wire_test_pcsum_from_udp(struct kunit *test)
 	unsigned int ulen = sizeof(struct udphdr) + NDP_HDR_LEN + plen;
 	struct sk_buff *skb;
 	struct udphdr *uh;
-	struct ndphdr *nh;
 	__sum16 pcsum;
 	__wsum sum;
 	u8 *pay;
@@ -255,12 +265,7 @@ static void ndp_wire_test_pcsum_from_udp(struct kunit *test)
 	skb = alloc_skb(ulen, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	uh = skb_put_zero(skb, sizeof(*uh));
-	nh = skb_put(skb, NDP_HDR_LEN);
-	ndp_test_fill(nh);
-	pay = skb_put(skb, plen);
-	get_random_bytes(pay, plen);
-	pcsum = (__force __sum16)htons(~ndp_test_ref_sum(pay, plen, 0) & 0xffff);
-	nh->pcsum = pcsum;
+	pcsum = ndp_test_put_pkt(skb, plen, &pay);
 	uh->source = htons(49152);
 	uh->dest = htons(6000);
 	uh->len = htons(ulen);
