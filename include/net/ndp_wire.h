@@ -38,6 +38,8 @@ static inline void ndp_wire_build_bug_on(void)
 	BUILD_BUG_ON(sizeof(struct ndphdr) != NDP_HDR_WORDS * 4);
 	BUILD_BUG_ON(offsetof(struct ndphdr, hcsum) != 32);
 	BUILD_BUG_ON(NDP_PKT_MAX > 16);
+	BUILD_BUG_ON(sizeof(struct ndp_opt_ack) != NDP_OPT_ACK_LEN);
+	BUILD_BUG_ON(NDP_OPT_ACK_SPAN < NDP_ACK_SPAN_MAX);
 }
 
 static inline struct ndphdr *ndp_hdr(const struct sk_buff *skb)
@@ -93,6 +95,25 @@ static inline const u8 *ndp_hdr_opt(const struct ndphdr *nh, u8 kind, u8 len)
 		p += p[1];
 	}
 	return NULL;
+}
+
+/*
+ * The checksum of NDP_OPT_ACK @o with its csum field as it is: 0 when the
+ * option verifies; with csum 0, the value to put there.  It covers the
+ * option alone (no pseudo-header: the option rides on a packet of the
+ * connection, whose header checksum covers the addresses).
+ */
+static inline __sum16 ndp_opt_ack_csum(const struct ndp_opt_ack *o)
+{
+	return csum_fold(csum_partial(o, sizeof(*o), 0));
+}
+
+/* Whether NDP_OPT_ACK @o verifies and reports a span the ACK rules allow. */
+static inline bool ndp_opt_ack_ok(const struct ndp_opt_ack *o)
+{
+	u8 span = o->acks & NDP_OPT_ACK_SPAN;
+
+	return !ndp_opt_ack_csum(o) && span && span <= NDP_ACK_SPAN_MAX;
 }
 
 /*

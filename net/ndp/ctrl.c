@@ -36,6 +36,7 @@ static unsigned int ndp_orphan_retries_max = 255;
 static unsigned int ndp_dscp_max = 63;
 static unsigned int ndp_spray_max = NDP_SPRAY_PATHS_MAX;
 static unsigned int ndp_quantum_max = NDP_PULL_QUANTUM_MAX;
+static unsigned int ndp_ack_delay_max = U16_MAX;
 static unsigned int ndp_dasr_idle_max = 600 * MSEC_PER_SEC;
 static unsigned int ndp_dasr_peers_max = 1 << 20;
 static unsigned int ndp_udp_port_max = 65535;
@@ -60,6 +61,8 @@ static void ndp_ctrl_set_defaults(struct ndp_net *nn)
 	 * fit (pull.c, "Quanta").
 	 */
 	nn->pull_quantum = 4;
+	/* Half of rto_min_us: see delack.c. */
+	nn->ack_delay_us = 500;
 	nn->time_wait_ms = 1000;
 	nn->max_tw_buckets = 65536;
 	/*
@@ -142,6 +145,7 @@ static struct ctl_table ndp_sysctl_template[] = {
 	NDP_SYSCTL("link_rate_mbps", link_rate_mbps, SYSCTL_ZERO, &ndp_rate_max),
 	NDP_SYSCTL("pull_pacing_pct", pull_pacing_pct, &ndp_pct_min, &ndp_pct_max),
 	NDP_SYSCTL("pull_quantum", pull_quantum, SYSCTL_ONE, &ndp_quantum_max),
+	NDP_SYSCTL("ack_delay_us", ack_delay_us, SYSCTL_ZERO, &ndp_ack_delay_max),
 	NDP_SYSCTL("time_wait_ms", time_wait_ms, SYSCTL_ZERO, &ndp_tw_max),
 	NDP_SYSCTL("max_tw_buckets", max_tw_buckets, SYSCTL_ONE, &ndp_tw_buckets_max),
 	NDP_SYSCTL("max_embryonic", max_embryonic, &ndp_emb_min, &ndp_emb_max),

@@ -112,11 +112,11 @@ static bool ndp_mark_acked(struct sock *sk, struct sk_buff *skb, u8 path,
 
 /*
  * @acks psns ending with @psn arrived on @path (0: none named, only the
- * cumulative ack @cum), marked CE if @ce.  Returns whether snd_una
- * advanced.
+ * cumulative ack @cum), marked CE if @ce; the peer held the ACK for
+ * @delay_us (delack.c).  Returns whether snd_una advanced.
  */
 static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
-			bool ce)
+			bool ce, u32 delay_us)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u32 una = nsk->snd.una, p = psn - acks + 1;
@@ -136,8 +136,10 @@ static bool ndp_rcv_ack(struct sock *sk, u32 acks, u32 psn, u32 cum, u8 path,
 			sample_ns = max(sample_ns, NDP_SKB_CB(skb)->sent_ns);
 		skb = skb_rb_next(skb);
 	}
+	/* No more off the sample than we allowed the peer to hold. */
 	if (sample_ns)
-		ndp_rtt_sample(sk, sample_ns);
+		ndp_rtt_sample(sk, sample_ns,
+			       min_t(u32, delay_us, nsk->delack.allow_us));
 	/* Cumulative: everything before the peer's rcv_nxt arrived. */
 	if (ndp_after(cum, una) && !ndp_after(cum, nsk->snd.nxt)) {
 		for (skb = skb_rb_first(&nsk->snd.q); skb;
@@ -613,7 +615,7 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	bool trimmed = flags & NDP_F_TRIMMED;
 	bool ce = ndp_rcv_ce(net, skb);
 	u8 nack_path = nh->path;
-	struct sk_buff *nack;
+	struct sk_buff *nack, *held;
 	int cause;
 	bool pull;
 	u32 ctr = 0;
@@ -767,7 +769,21 @@ static void ndp_rcv_data(struct sock *sk, struct sk_buff *skb,
 	} else {
 		pull = ndp_pull_enqueue(sk, true, 0, &ctr);
 	}
-	ndp_ack(sk, ab, psn, nh->path, ce, pull, ctr, xmitq);
+	/* An ACK held for the peer's previous LAST goes with this one: the
+	 * peer did not wait for an answer (delack.c).
+	 */
+	held = ndp_delack_take(sk);
+	if (held) {
+		ndp_ack(sk, ab, ntohl(ndp_hdr(held)->psn), ndp_hdr(held)->path,
+			ndp_hdr_has(ndp_hdr(held), NDP_F_CE), false, 0, xmitq);
+		consume_skb(held);
+	}
+	/* A message's end with nothing missing: its ACK may ride on the
+	 * answer (delack.c).
+	 */
+	if (!(flags & NDP_F_LAST) || ndp_missing(nsk) ||
+	    !ndp_delack_hold(sk, psn, nh->path, ce, ntohs(nh->acks), xmitq))
+		ndp_ack(sk, ab, psn, nh->path, ce, pull, ctr, xmitq);
 	ndp_dasr_rcv_done(sk);
 	if (ab)
 		ab->ready = true;
@@ -858,20 +874,24 @@ static void ndp_rcv_feedback(struct sock *sk, const struct ndphdr *nh,
 			NDP_INC_STATS(net, NDP_MIB_RTOSPURIOUS);
 		}
 		ndp_rcv_owed(nsk, psn, acks);
+		/* Without a pull, the pull field says how long it was
+		 * held (delack.c).
+		 */
 		progress = ndp_rcv_ack(sk, acks, psn, cum, nh->path,
-				       flags & NDP_F_CE);
+				       flags & NDP_F_CE,
+				       flags & NDP_F_PULL ? 0 : ntohl(nh->pull));
 		break;
 	case NDP_PKT_NACK:
 		NDP_INC_STATS(net, NDP_MIB_INNACKS);
 		nsk->st.nacks_rcvd++;
 		trace_ndp_nack(sk, psn, nh->path);
 		ndp_rcv_owed(nsk, psn, 1);
-		progress = ndp_rcv_ack(sk, 0, 0, cum, 0, false);
+		progress = ndp_rcv_ack(sk, 0, 0, cum, 0, false, 0);
 		progress |= ndp_rcv_nack(sk, psn, nh->path, false);
 		break;
 	case NDP_PKT_PULL:
 		flags |= NDP_F_PULL;
-		progress = ndp_rcv_ack(sk, 0, 0, cum, 0, false);
+		progress = ndp_rcv_ack(sk, 0, 0, cum, 0, false, 0);
 		break;
 	}
 	if (flags & NDP_F_PULL) {
@@ -933,18 +953,36 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 	u16 flags = ntohs(hdr.flags);
 	unsigned int len = skb->len + skb_network_header_len(skb);
 	enum skb_drop_reason reason = NDP_SKB_CONSUMED;
+	struct ndphdr ack;
 	u16 room = U16_MAX;
+	int acked = 0;
 
 	ndp_sock_assert_locked(sk);
-	if (nsk->dead)
+	if (nsk->dead) {
+		/*
+		 * Torn down while this packet waited for the lock or in the
+		 * backlog (our FIN's ACK and the peer's FIN back to back):
+		 * time-wait answers it, as it would have a moment later
+		 * (ndp_done() adds its record before it unhashes).
+		 */
+		if (ndp_tw_rcv(net, skb, &nsk->flow))
+			return NDP_SKB_CONSUMED;
 		return NDP_DROP_SOCKET_CLOSE;
+	}
 	if (corrupt) {
 		/* Handled as if trimmed; the received packet stays as is. */
 		flags |= NDP_F_TRIMMED;
 		hdr.flags = htons(flags);
 	}
+	/* Options: before the pull.  DATA with an ACK: as an ACK, no room
+	 * option means no limit (delack.c holds no ACK that has one).
+	 */
 	if (hdr.type != NDP_PKT_DATA)
-		room = ndp_room_of(nh);	/* options: before the pull */
+		room = ndp_room_of(nh);
+	else if (!(flags & NDP_F_RTS))
+		acked = ndp_delack_of(nh, &ack);
+	if (acked > 0)
+		room = ndp_room_of(nh);
 	__skb_pull(skb, hdr.doff * 4);
 
 	if (!nsk->addr_ok && !opened)
@@ -964,6 +1002,16 @@ static enum skb_drop_reason ndp_rcv_conn_one(struct sock *sk,
 			break;
 		}
 		nsk->ever_heard = true;
+		/* An ACK riding on it (delack.c), with its own checksum:
+		 * taken whether the payload is intact or not.
+		 */
+		if (acked < 0) {
+			NDP_INC_STATS(net, NDP_MIB_INERRS);
+		} else if (acked) {
+			NDP_INC_STATS(net, NDP_MIB_INACKSONDATA);
+			ack.nsenders = htons(nsk->dasr.peer_n);
+			ndp_rcv_feedback(sk, &ack, room, xmitq);
+		}
 		ndp_rcv_data(sk, skb, &hdr, xmitq, ab);
 		*pskb = NULL;
 		break;

@@ -292,6 +292,23 @@ enum ndp_mib_field {
 	 * having advertised no room
 	 */
 	NDP_MIB_ROOMPROBES,
+	/* AcksHeld: ACKs of a message's end held to ride on our DATA
+	 * (delack.c)
+	 */
+	NDP_MIB_ACKSHELD,
+	/* AcksOnData: held ACKs that left on our DATA (NDP_OPT_ACK); the
+	 * others left alone, counted in OutAcks
+	 */
+	NDP_MIB_ACKSONDATA,
+	/* AckHoldExpired: held ACKs sent alone because no DATA of ours
+	 * came within the hold
+	 */
+	NDP_MIB_ACKHOLDEXPIRED,
+	/* InAcksOnData: ACKs received on the peer's DATA (NDP_OPT_ACK),
+	 * also counted in InAcks; an option that fails its checksum counts
+	 * in InErrs
+	 */
+	NDP_MIB_INACKSONDATA,
 	NDP_MIB_MAX
 };
 

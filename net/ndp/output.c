@@ -922,6 +922,7 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	struct ndp_sock *nsk = ndp_sk(sk);
 	struct sk_buff *nskb;
 	struct ndphdr *nh;
+	u8 ack_words;
 	u64 left;
 	u8 path;
 
@@ -958,9 +959,13 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	/* The copy took the queued packet's rbnode as its device. */
 	nskb->dev = NULL;
 	memset(nskb->cb, 0, sizeof(nskb->cb));
+	/* An ACK we hold rides on it, or leaves first (delack.c). */
+	ack_words = ndp_delack_push(sk, nskb, xmitq);
 	nh = skb_push(nskb, NDP_HDR_LEN);
 	skb_reset_transport_header(nskb);
 	ndp_hdr_fill(nh, &nsk->flow, NDP_PKT_DATA, flags, cb->psn);
+	nh->doff += ack_words;
+	nh->acks = htons(ndp_delack_allow(sk));
 	nh->path = path;
 	if (flags & NDP_F_SYN)
 		nh->syn_off = htonl(cb->psn - nsk->snd.isn);

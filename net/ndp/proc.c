@@ -126,6 +126,10 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_ROOMCUTS] = "RoomCuts",
 	[NDP_MIB_RCVQFULLDROPS] = "RcvQFullDrops",
 	[NDP_MIB_ROOMPROBES] = "RoomProbes",
+	[NDP_MIB_ACKSHELD] = "AcksHeld",
+	[NDP_MIB_ACKSONDATA] = "AcksOnData",
+	[NDP_MIB_ACKHOLDEXPIRED] = "AckHoldExpired",
+	[NDP_MIB_INACKSONDATA] = "InAcksOnData",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -137,6 +137,9 @@ struct ndp_encap_net;
  * @link_rate_mbps: pull pacing rate; 0 = use the device's ethtool speed,
  *	falling back to 10000.
  * @pull_pacing_pct: fraction of the link rate pulls aim at, percent.
+ * @ack_delay_us: longest a held ACK waits to ride on our DATA
+ *	(net.ndp.ack_delay_us, delack.c), microseconds; also what our DATA
+ *	lets the peer hold its ACKs for.  0: every ACK leaves at once.
  * @pull_quantum: most packets one pull grants (pull.c, "Quanta"); also
  *	the longest run of packets a sprayed connection keeps on one path
  *	(path.c).  1: a pull per packet, as the paper's.
@@ -206,6 +209,7 @@ struct ndp_net {
 	u32			link_rate_mbps;
 	u32			pull_pacing_pct;
 	u32			pull_quantum;
+	u32			ack_delay_us;
 	u32			time_wait_ms;
 	u32			max_tw_buckets;
 	u32			max_embryonic;
@@ -699,6 +703,22 @@ struct ndp_sock_rcv {
 };
 
 /**
+ * struct ndp_delack - an ACK held to ride on our next DATA (delack.c)
+ * @timer: softirq hrtimer sending it alone when the hold runs out; holds
+ *	a socket reference while queued.
+ * @skb: the held ACK, built when it was held (its cb's sent_ns: when the
+ *	DATA it reports arrived); whoever takes it (xchg()) sends it: our
+ *	DATA under the socket lock, or the timer without it.
+ * @allow_us: what our DATA lets the peer hold its ACKs for (&ndphdr.acks
+ *	of our last DATA): added to our retransmission timeout.
+ */
+struct ndp_delack {
+	struct hrtimer	timer;
+	struct sk_buff	*skb;
+	u16		allow_us;
+};
+
+/**
  * struct ndp_ack_batch - the ACK owed for a run of DATA received at once
  * @psn: last psn of the run.
  * @n: psns in the run (0: nothing owed).
@@ -771,6 +791,7 @@ struct ndp_ack_batch {
  * @ever_acked: something we sent was acknowledged (RST -> ECONNRESET).
  * @ever_heard: the peer sent us something other than an RST (idem).
  * @rcv: the receiving side (input.c, sock.c for recvmsg()).
+ * @delack: an ACK held to ride on our DATA (delack.c).
  * @ifindex: device the peer's data arrives on (picks the pull queue).
  * @pq: pull queue, set on first use, changed under the socket lock and
  *	the old queue's lock; RCU for lockless readers (pull.c).
@@ -831,6 +852,7 @@ struct ndp_sock {
 	bool			ever_acked;
 	bool			ever_heard;
 	struct ndp_sock_rcv	rcv;
+	struct ndp_delack	delack;
 
 	int			ifindex;
 	struct ndp_pullq __rcu	*pq;
@@ -1275,8 +1297,22 @@ void ndp_pull_snapshot(struct sock *sk, struct ndp_pull_snap *snap);
 void ndp_pull_deferred(struct sock *sk, struct sk_buff_head *xmitq);
 bool ndp_rcv_has_room(const struct sock *sk);
 
+/* delack.c */
+void ndp_delack_init(struct sock *sk);
+bool ndp_delack_hold(struct sock *sk, u32 psn, u8 path, bool ce,
+		     u16 allowed_us, struct sk_buff_head *xmitq);
+void ndp_delack_flush(struct sock *sk, struct sk_buff_head *xmitq);
+u8 ndp_delack_push(struct sock *sk, struct sk_buff *skb,
+		   struct sk_buff_head *xmitq);
+struct sk_buff *ndp_delack_take(struct sock *sk);
+u16 ndp_delack_allow(struct sock *sk);
+void ndp_delack_stop(struct sock *sk);
+int ndp_delack_of(const struct ndphdr *nh, struct ndphdr *ack);
+
 /* room.c */
 void ndp_room_advertise(struct sock *sk, struct sk_buff *skb);
+u16 ndp_room_now(const struct sock *sk);
+bool ndp_room_put(struct sock *sk, u16 room, u8 *p);
 u16 ndp_room_of(const struct ndphdr *nh);
 u32 ndp_room_cut(struct sock *sk, u32 want);
 void ndp_room_update(struct sock *sk);
@@ -1297,7 +1333,7 @@ u32 ndp_dasr_window(struct sock *sk, u32 iw);
 int ndp_peer_net_init(struct ndp_net *nn);
 void ndp_peer_net_exit(struct ndp_net *nn);
 void ndp_rtt_init(struct sock *sk);
-void ndp_rtt_sample(struct sock *sk, u64 sent_ns);
+void ndp_rtt_sample(struct sock *sk, u64 sent_ns, u32 delay_us);
 void ndp_rtt_save(struct sock *sk);
 u32 ndp_rto_backed_off_us(const struct sock *sk);
 unsigned long ndp_rto_timeout(const struct sock *sk);

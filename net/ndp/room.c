@@ -112,27 +112,45 @@ s64 ndp_room_ooo_bound(const struct sock *sk)
 		     (s64)NDP_ROOM_SLACK * ndp_sk(sk)->rcv.tsize_max);
 }
 
+/* The room @sk would advertise now, U16_MAX for none (no limit). */
+u16 ndp_room_now(const struct sock *sk)
+{
+	return ndp_room_pkts(sk, READ_ONCE(ndp_pernet(sock_net(sk))->init_window));
+}
+
+/*
+ * The room @room of @sk leaves on a packet now: remember it, and if it is
+ * a limit, write the option at @p (NDP_OPT_ROOM_LEN bytes).  Returns
+ * whether it wrote it.
+ */
+bool ndp_room_put(struct sock *sk, u16 room, u8 *p)
+{
+	ndp_sock_assert_locked(sk);
+	ndp_sk(sk)->rcv.room_adv = room;
+	if (room == U16_MAX)
+		return false;
+	p[0] = NDP_OPT_ROOM;
+	p[1] = NDP_OPT_ROOM_LEN;
+	p[2] = room >> 8;
+	p[3] = room & 0xff;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_ROOMADVERTS);
+	return true;
+}
+
 /*
  * An ACK, NACK or PULL @skb of @sk (fixed header only, tailroom for the
  * option) is being built: add the room option if the buffer is short.
  */
 void ndp_room_advertise(struct sock *sk, struct sk_buff *skb)
 {
-	struct ndp_sock *nsk = ndp_sk(sk);
-	u32 room = ndp_room_pkts(sk, READ_ONCE(ndp_pernet(sock_net(sk))->init_window));
-	u8 *p;
+	u16 room = ndp_room_now(sk);
 
-	ndp_sock_assert_locked(sk);
-	nsk->rcv.room_adv = room;
-	if (room == U16_MAX || skb_tailroom(skb) < NDP_OPT_ROOM_LEN)
-		return;
-	p = skb_put(skb, NDP_OPT_ROOM_LEN);
-	p[0] = NDP_OPT_ROOM;
-	p[1] = NDP_OPT_ROOM_LEN;
-	p[2] = room >> 8;
-	p[3] = room & 0xff;
-	ndp_hdr(skb)->doff = NDP_HDR_WORDS + NDP_OPT_ROOM_LEN / 4;
-	NDP_INC_STATS(sock_net(sk), NDP_MIB_ROOMADVERTS);
+	if (room != U16_MAX && skb_tailroom(skb) < NDP_OPT_ROOM_LEN)
+		room = U16_MAX;
+	if (ndp_room_put(sk, room, skb_tail_pointer(skb))) {
+		skb_put(skb, NDP_OPT_ROOM_LEN);
+		ndp_hdr(skb)->doff = NDP_HDR_WORDS + NDP_OPT_ROOM_LEN / 4;
+	}
 }
 
 /*

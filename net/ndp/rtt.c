@@ -12,7 +12,9 @@
  *     was not yet acknowledged gives one sample: now minus the time that
  *     packet left (the newest of a span; an ACK span is sent when its run
  *     ends).  Packets sent more than once give none (Karn's rule), nor do
- *     NACKs, returns to sender or cumulative acknowledgments.
+ *     NACKs, returns to sender or cumulative acknowledgments.  An ACK
+ *     the peer held to ride on its DATA says for how long (delack.c):
+ *     that time is taken off the sample.
  *   - Estimator (RFC 6298, in TCP's fixed point): srtt and rttvar, plus a
  *     windowed minimum over NDP_MIN_RTT_WIN (reported, NDP_INFO).
  *   - Timeout: srtt + max(4 rttvar, NDP_RTO_QUEUE_PKTS packet times on
@@ -193,7 +195,7 @@ void ndp_rtt_init(struct sock *sk)
  * An ACK named a packet sent once at @sent_ns, not acknowledged before:
  * one RTT sample (RFC 6298).  Socket lock held.
  */
-void ndp_rtt_sample(struct sock *sk, u64 sent_ns)
+void ndp_rtt_sample(struct sock *sk, u64 sent_ns, u32 delay_us)
 {
 	struct ndp_sock *nsk = ndp_sk(sk);
 	u64 now = ktime_get_ns();
@@ -205,6 +207,15 @@ void ndp_rtt_sample(struct sock *sk, u64 sent_ns)
 	else
 		m = min_t(u64, div_u64(now - sent_ns, NSEC_PER_USEC),
 			  NDP_RTT_MAX_US) ?: 1;
+	/*
+	 * The time the peer held its ACK (delack.c) is not the path's: it
+	 * is taken off (it lies inside the round trip, so it is shorter
+	 * than the sample; one that is not is ignored).  The caller bounds
+	 * it by what we allowed, which ndp_rto_timeout() adds back, so a
+	 * peer that overstates it cannot make the timer fire early.
+	 */
+	if (delay_us && m > delay_us)
+		m -= delay_us;
 	/* A windowed minimum: the smallest sample, or a newer one once it
 	 * is older than the window (lib/win_minmax is not exported to
 	 * modules on every supported kernel).
@@ -259,12 +270,14 @@ u32 ndp_rto_backed_off_us(const struct sock *sk)
 /*
  * How long the timer waits now, in jiffies: ndp_rto_backed_off_us() plus
  * up to 1/8 of it at random, so that senders that started together do
- * not all resend together.
+ * not all resend together, plus the time our DATA lets the peer hold its
+ * ACK (delack.c).
  */
 unsigned long ndp_rto_timeout(const struct sock *sk)
 {
 	u32 us = ndp_rto_backed_off_us(sk);
 	u32 jitter = ((u64)get_random_u32() * (us >> 3)) >> 32;
 
-	return max(usecs_to_jiffies(us + jitter), 1UL);
+	return max(usecs_to_jiffies(us + jitter + ndp_sk(sk)->delack.allow_us),
+		   1UL);
 }

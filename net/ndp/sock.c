@@ -109,6 +109,7 @@ void ndp_sock_init_state(struct sock *sk)
 	nsk->rcv.room_adv = U16_MAX;
 	nsk->mss = 1024;
 	ndp_timer_init(sk);
+	ndp_delack_init(sk);
 }
 
 /* Tear the connection down; see the comment at the top. */
@@ -128,6 +129,7 @@ void ndp_done(struct sock *sk, struct sk_buff_head *xmitq)
 	inet_sk_set_state(sk, TCP_CLOSE);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	ndp_rto_stop(sk);
+	ndp_delack_stop(sk);
 	ndp_rtt_save(sk);
 	ndp_purge_sndq(sk);
 	ndp_purge_ooo(nsk);

@@ -135,7 +135,8 @@ static void ndp_rto_work(struct sock *sk, struct sk_buff_head *xmitq,
 		return;
 	if (timer_pending(&nsk->rto.timer))
 		return;	/* re-armed meanwhile */
-	rto = max(usecs_to_jiffies(nsk->rto.us), 1UL);
+	/* A packet is late only after the peer's longest ACK hold too. */
+	rto = max(usecs_to_jiffies(nsk->rto.us + nsk->delack.allow_us), 1UL);
 	rto_ns = (u64)jiffies_to_usecs(rto) * NSEC_PER_USEC;
 	now = ktime_get_ns();
 	if (ndp_oldest_unreported(nsk, &oldest)) {

@@ -341,6 +341,58 @@ static void ndp_wire_test_options(struct kunit *test)
 					    NDP_OPT_ROOM_LEN));
 }
 
+/*
+ * NDP_OPT_ACK: found after padding on a DATA header, verifies with the
+ * checksum it was given, fails with any byte changed after it, and with a
+ * span of 0 or above NDP_ACK_SPAN_MAX even when its checksum is right.
+ */
+static void ndp_wire_test_opt_ack(struct kunit *test)
+{
+	struct {
+		struct ndphdr nh;
+		u8 pad[4];
+		struct ndp_opt_ack o;
+	} __packed h;
+	const struct ndp_opt_ack *o;
+	const u8 *v;
+	int i;
+
+	ndp_test_fill(&h.nh);
+	h.nh.doff = NDP_HDR_WORDS + (4 + NDP_OPT_ACK_LEN) / 4;
+	memset(h.pad, NDP_OPT_NOP, sizeof(h.pad));
+	h.o = (struct ndp_opt_ack) {
+		.kind = NDP_OPT_ACK, .len = NDP_OPT_ACK_LEN,
+		.psn = htonl(0x12345678), .cum = htonl(0x12345679),
+		.path = 7, .acks = 1 | NDP_OPT_ACK_CE, .delay = htons(350),
+	};
+	h.o.csum = ndp_opt_ack_csum(&h.o);
+	v = ndp_hdr_opt(&h.nh, NDP_OPT_ACK, NDP_OPT_ACK_LEN);
+	KUNIT_ASSERT_PTR_EQ(test, v, (const u8 *)&h.o + 2);
+	o = (const struct ndp_opt_ack *)(v - 2);
+	KUNIT_EXPECT_TRUE(test, ndp_opt_ack_ok(o));
+
+	for (i = 2; i < NDP_OPT_ACK_LEN; i++) {
+		((u8 *)&h.o)[i] ^= 0x10;
+		KUNIT_EXPECT_FALSE_MSG(test, ndp_opt_ack_ok(o),
+				       "byte %d changed", i);
+		((u8 *)&h.o)[i] ^= 0x10;
+	}
+	KUNIT_EXPECT_TRUE(test, ndp_opt_ack_ok(o));
+
+	h.o.acks = NDP_ACK_SPAN_MAX;
+	h.o.csum = 0;
+	h.o.csum = ndp_opt_ack_csum(&h.o);
+	KUNIT_EXPECT_TRUE(test, ndp_opt_ack_ok(o));
+	h.o.acks = NDP_ACK_SPAN_MAX + 1;
+	h.o.csum = 0;
+	h.o.csum = ndp_opt_ack_csum(&h.o);
+	KUNIT_EXPECT_FALSE(test, ndp_opt_ack_ok(o));
+	h.o.acks = NDP_OPT_ACK_CE;	/* no psn reported */
+	h.o.csum = 0;
+	h.o.csum = ndp_opt_ack_csum(&h.o);
+	KUNIT_EXPECT_FALSE(test, ndp_opt_ack_ok(o));
+}
+
 static struct kunit_case ndp_wire_test_cases[] = {
 	KUNIT_CASE(ndp_wire_test_layout),
 	KUNIT_CASE(ndp_wire_test_v4_csum),
@@ -351,6 +403,7 @@ static struct kunit_case ndp_wire_test_cases[] = {
 	KUNIT_CASE(ndp_wire_test_sanity),
 	KUNIT_CASE(ndp_wire_test_pcsum_complete),
 	KUNIT_CASE(ndp_wire_test_options),
+	KUNIT_CASE(ndp_wire_test_opt_ack),
 	{}
 };
 

@@ -5,8 +5,9 @@
 -- (preference "ndpt.udp_port", net.ndp.udp_port; 0: none), the 40-byte header, its
 -- options (doff > 10) and the payload.  Every field and flag is decoded;
 -- the header checksum (over the pseudo-header, in UDP without the
--- addresses, and the header) and the
--- payload checksum are verified; trimmed and returned-to-sender packets
+-- addresses, and the header), the
+-- payload checksum and the checksum of an ACK option (an ACK riding on
+-- DATA) are verified; trimmed and returned-to-sender packets
 -- are marked; each connection (ports + nonce, both directions) gets a
 -- stream index, "ndpt.stream".
 --
@@ -23,11 +24,22 @@ local ndp = Proto("ndpt", "NDP transport")
 -- them (no literal offsets).
 local NDP_HDR_WORDS = 10
 local NDP_HDR_LEN = 40
+local NDP_ACK_SPAN_MAX = 64
 -- Options (kind, length, value; NDP_OPT_*).
 local NDP_OPT_EOL = 0
 local NDP_OPT_NOP = 1
 local NDP_OPT_ROOM = 2
 local NDP_OPT_ROOM_LEN = 4
+local NDP_OPT_ACK = 3
+local NDP_OPT_ACK_LEN = 16
+local NDP_OPT_ACK_SPAN = 0x7f
+local NDP_OPT_ACK_CE = 0x80
+-- Each field of struct ndp_opt_ack (the whole option, kind first):
+-- { byte offset from the option's kind byte, size }.
+local ACK_OPT = {
+	kind = { 0, 1 }, len = { 1, 1 }, csum = { 2, 2 }, psn = { 4, 4 },
+	cum = { 8, 4 }, path = { 12, 1 }, acks = { 13, 1 }, delay = { 14, 2 },
+}
 -- Each field of struct ndphdr: { byte offset, size }.
 local HDR = {
 	source = { 0, 2 }, dest = { 2, 2 }, type = { 4, 1 }, doff = { 5, 1 },
@@ -94,6 +106,7 @@ f.syn_off = ProtoField.uint32("ndpt.syn_offset", "SYN offset", base.DEC)
 f.cum_ack = ProtoField.uint32("ndpt.cum_ack", "Cumulative ack", base.DEC)
 f.word4 = ProtoField.uint32("ndpt.word4", "SYN offset / cumulative ack", base.DEC)
 f.pull = ProtoField.uint32("ndpt.pull", "Pull counter (CHALLENGE, ECHO: cookie; TOKEN: token)", base.DEC)
+f.ack_held = ProtoField.uint32("ndpt.ack_held", "ACK held (us)", base.DEC)
 f.prio = ProtoField.uint32("ndpt.prio", "Priority (remaining bytes)", base.DEC)
 f.paylen = ProtoField.uint16("ndpt.paylen", "Payload length", base.DEC)
 f.path = ProtoField.uint8("ndpt.path", "Path id", base.DEC)
@@ -104,8 +117,20 @@ f.pcsum = ProtoField.uint16("ndpt.pcsum", "Payload checksum", base.HEX)
 f.pcsum_status = ProtoField.string("ndpt.pcsum.status", "Payload checksum status")
 f.nsenders = ProtoField.uint16("ndpt.nsenders", "Active senders", base.DEC)
 f.acks = ProtoField.uint16("ndpt.acks", "ACK span (psns reported)", base.DEC)
+f.ack_hold = ProtoField.uint16("ndpt.ack_hold", "ACK hold allowed (us)", base.DEC)
 f.options = ProtoField.bytes("ndpt.options", "Options")
 f.room = ProtoField.uint16("ndpt.room", "Receive room (packets)", base.DEC)
+f.opt_ack = ProtoField.bytes("ndpt.opt_ack", "ACK option (an ACK riding on DATA)")
+f.opt_ack_psn = ProtoField.uint32("ndpt.opt_ack.psn", "Packet sequence number acknowledged", base.DEC)
+f.opt_ack_cum = ProtoField.uint32("ndpt.opt_ack.cum_ack", "Cumulative ack", base.DEC)
+f.opt_ack_path = ProtoField.uint8("ndpt.opt_ack.path", "Path id", base.DEC)
+f.opt_ack_span = ProtoField.uint8("ndpt.opt_ack.span", "ACK span (psns reported)", base.DEC,
+				  nil, NDP_OPT_ACK_SPAN)
+f.opt_ack_ce = ProtoField.bool("ndpt.opt_ack.ce", "CE (the DATA reported arrived CE-marked)", 8,
+			       nil, NDP_OPT_ACK_CE)
+f.opt_ack_delay = ProtoField.uint16("ndpt.opt_ack.delay", "ACK held (us)", base.DEC)
+f.opt_ack_csum = ProtoField.uint16("ndpt.opt_ack.csum", "Option checksum", base.HEX)
+f.opt_ack_csum_status = ProtoField.string("ndpt.opt_ack.csum.status", "Option checksum status")
 f.payload = ProtoField.bytes("ndpt.payload", "Payload")
 f.captured = ProtoField.uint32("ndpt.payload.captured", "Payload bytes present", base.DEC)
 f.stream = ProtoField.uint32("ndpt.stream", "Stream index", base.DEC)
@@ -123,6 +148,10 @@ e.bad_hcsum = ProtoExpert.new("ndpt.hcsum.bad", "Bad header checksum",
 			      expert.group.CHECKSUM, expert.severity.ERROR)
 e.bad_pcsum = ProtoExpert.new("ndpt.pcsum.bad", "Bad payload checksum (NACKed as if trimmed)",
 			      expert.group.CHECKSUM, expert.severity.WARN)
+e.bad_opt_csum = ProtoExpert.new("ndpt.opt_ack.csum.bad", "Bad ACK option checksum (option ignored, InErrs)",
+				 expert.group.CHECKSUM, expert.severity.ERROR)
+e.bad_opt_span = ProtoExpert.new("ndpt.opt_ack.span.bad", "ACK option span not 1-64 (option ignored, InErrs)",
+				 expert.group.MALFORMED, expert.severity.ERROR)
 e.bad_len = ProtoExpert.new("ndpt.paylen.bad", "Payload length differs from the packet (dropped by receivers)",
 			    expert.group.MALFORMED, expert.severity.ERROR)
 e.trimmed = ProtoExpert.new("ndpt.trimmed", "Trimmed by a switch: payload cut",
@@ -214,6 +243,50 @@ local function fld(tvb, name)
 	return tvb(o[1], o[2])
 end
 
+-- The range of field @name of the ACK option whose kind byte is at @p.
+local function ack_fld(tvb, p, name)
+	local o = ACK_OPT[name]
+	return tvb(p + o[1], o[2])
+end
+
+-- The ACK option (NDP_OPT_ACK_LEN bytes) at @p under options tree @ot: its
+-- fields, and its checksum, which makes the option sum to zero (no
+-- pseudo-header).  Returns the psn it acknowledges and whether a receiver
+-- takes it (checksum right, span 1..NDP_ACK_SPAN_MAX).
+local function dissect_opt_ack(tvb, p, ot)
+	local at = ot:add(f.opt_ack, tvb(p, NDP_OPT_ACK_LEN))
+	local arange = ack_fld(tvb, p, "acks")
+	local psn = ack_fld(tvb, p, "psn"):uint()
+	local span = bit32.band(arange:uint(), NDP_OPT_ACK_SPAN)
+	at:add(f.opt_ack_psn, ack_fld(tvb, p, "psn"))
+	at:add(f.opt_ack_cum, ack_fld(tvb, p, "cum"))
+	at:add(f.opt_ack_path, ack_fld(tvb, p, "path"))
+	local si = at:add(f.opt_ack_span, arange)
+	local span_ok = span >= 1 and span <= NDP_ACK_SPAN_MAX
+	if not span_ok then si:add_proto_expert_info(e.bad_opt_span) end
+	at:add(f.opt_ack_ce, arange)
+	at:add(f.opt_ack_delay, ack_fld(tvb, p, "delay"))
+	local ci = at:add(f.opt_ack_csum, ack_fld(tvb, p, "csum"))
+	local good = fold(sum16(tvb(p, NDP_OPT_ACK_LEN):bytes(), 0)) == 0xffff
+	if good then
+		ci:append_text(" [correct]")
+		at:add(f.opt_ack_csum_status, ack_fld(tvb, p, "csum"), "Good"):set_generated()
+	else
+		ci:append_text(" [incorrect]")
+		ci:add_proto_expert_info(e.bad_opt_csum)
+		at:add(f.opt_ack_csum_status, ack_fld(tvb, p, "csum"), "Bad"):set_generated()
+	end
+	if good and span_ok then
+		at:append_text(string.format(": psn %d, cum ack %d", psn,
+					     ack_fld(tvb, p, "cum"):uint()))
+	elseif good then
+		at:append_text(" [bad span, ignored]")
+	else
+		at:append_text(" [bad checksum, ignored]")
+	end
+	return psn, good and span_ok
+end
+
 -- One NDP packet: @tvb holds it (and, for a frame's last packet,
 -- whatever follows it).
 local function dissect_one(tvb, pinfo, tree)
@@ -274,7 +347,14 @@ local function dissect_one(tvb, pinfo, tree)
 	else
 		t:add(f.cum_ack, fld(tvb, "syn_off"))
 	end
-	t:add(f.pull, fld(tvb, "pull"))
+	-- An ACK without NDP_F_PULL: the microseconds the receiver held it.
+	local held = ptype == PKT_ACK and bit32.band(flags, F_PULL) == 0
+	if held then
+		t:add(f.pull, fld(tvb, "pull")):set_hidden()
+		t:add(f.ack_held, fld(tvb, "pull"))
+	else
+		t:add(f.pull, fld(tvb, "pull"))
+	end
 	t:add(f.prio, fld(tvb, "prio"))
 	t:add(f.paylen, fld(tvb, "paylen"))
 	t:add(f.path, fld(tvb, "path"))
@@ -298,7 +378,14 @@ local function dissect_one(tvb, pinfo, tree)
 
 	local pc = t:add(f.pcsum, fld(tvb, "pcsum"))
 	t:add(f.nsenders, fld(tvb, "nsenders"))
-	t:add(f.acks, fld(tvb, "acks"))
+	-- DATA: the microseconds the sender lets the receiver hold its ACK.
+	if ptype == PKT_DATA then
+		t:add(f.acks, fld(tvb, "acks")):set_hidden()
+		t:add(f.ack_hold, fld(tvb, "acks"))
+	else
+		t:add(f.acks, fld(tvb, "acks"))
+	end
+	local opt_ack = nil
 	if hlen > NDP_HDR_LEN and tvb:len() >= hlen then
 		local ot = t:add(f.options, tvb(NDP_HDR_LEN, hlen - NDP_HDR_LEN))
 		-- The walk of ndp_hdr_opt() (include/net/ndp_wire.h).
@@ -314,6 +401,9 @@ local function dissect_one(tvb, pinfo, tree)
 				if olen < 2 or olen > hlen - p then break end
 				if kind == NDP_OPT_ROOM and olen == NDP_OPT_ROOM_LEN then
 					ot:add(f.room, tvb(p + 2, 2))
+				elseif kind == NDP_OPT_ACK and olen == NDP_OPT_ACK_LEN then
+					local apsn, good = dissect_opt_ack(tvb, p, ot)
+					if good then opt_ack = apsn end
 				end
 				p = p + olen
 			end
@@ -368,6 +458,11 @@ local function dissect_one(tvb, pinfo, tree)
 	info = info .. string.format(" psn=%d nonce=0x%08x", psn, nonce)
 	if ptype == PKT_DATA then
 		info = info .. " len=" .. paylen
+		local hold = fld(tvb, "acks"):uint()
+		if hold ~= 0 then info = info .. " hold=" .. hold end
+		if opt_ack then info = info .. " ack=" .. opt_ack end
+	elseif held and fld(tvb, "pull"):uint() ~= 0 then
+		info = info .. " held=" .. fld(tvb, "pull"):uint()
 	elseif bit32.band(flags, F_PULL) ~= 0 or ptype == PKT_PULL then
 		info = info .. " pull=" .. fld(tvb, "pull"):uint()
 	end

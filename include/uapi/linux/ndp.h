@@ -114,11 +114,51 @@ enum ndp_pkt_type {
  * sender pushes no more unscheduled packets than that (0: none) until a
  * packet without the option or with a larger value comes.  Without the
  * option the receiver sets no limit.
+ *
+ * NDP_OPT_ACK (DATA; NDP_OPT_ACK_LEN bytes, struct ndp_opt_ack): an ACK
+ * riding on DATA to the peer whose packet it reports.  The receiver of a
+ * DATA packet that ends a message (LAST) may hold its ACK for up to the
+ * microseconds that packet's &ndphdr.acks allows and send it on its own
+ * next DATA instead of alone; only a peer that allowed it (acks not 0)
+ * gets one.  The option carries its own checksum, since the header
+ * checksum covers the fixed header only and the payload's does not
+ * cover options: an option that does not verify is ignored.
  */
 #define NDP_OPT_EOL		0
 #define NDP_OPT_NOP		1
 #define NDP_OPT_ROOM		2
 #define NDP_OPT_ROOM_LEN	4
+#define NDP_OPT_ACK		3
+#define NDP_OPT_ACK_LEN		16
+
+/**
+ * struct ndp_opt_ack - NDP_OPT_ACK, an ACK carried by DATA
+ * @kind: NDP_OPT_ACK.
+ * @len: NDP_OPT_ACK_LEN.
+ * @csum: Internet checksum of the option's NDP_OPT_ACK_LEN bytes, this
+ *	field zero while it is computed: the option sums to zero.
+ * @psn: as &ndphdr.psn of an ACK: the last psn reported.
+ * @cum: as &ndphdr.syn_off of an ACK: the cumulative ack.
+ * @path: as &ndphdr.path of an ACK: the path the reported DATA came on.
+ * @acks: bits 0-6 (NDP_OPT_ACK_SPAN): as &ndphdr.acks of an ACK,
+ *	1..NDP_ACK_SPAN_MAX consecutive psns ending with @psn;
+ *	NDP_OPT_ACK_CE: as NDP_F_CE on an ACK.
+ * @delay: microseconds the receiver held the ACK before it left,
+ *	saturated at 65535 (the sender takes it off its RTT sample).
+ */
+struct ndp_opt_ack {
+	__u8	kind;
+	__u8	len;
+	__sum16	csum;
+	__be32	psn;
+	__be32	cum;
+	__u8	path;
+	__u8	acks;
+	__be16	delay;
+};
+
+#define NDP_OPT_ACK_SPAN	0x7f	/* &ndp_opt_ack.acks: the span */
+#define NDP_OPT_ACK_CE		0x80	/* &ndp_opt_ack.acks: NDP_F_CE */
 
 /**
  * struct ndphdr - the NDP header, 40 bytes, after the IPv4/IPv6 header
@@ -142,7 +182,7 @@ enum ndp_pkt_type {
  *	CHALLENGE: the cookie.  DATA with NDP_F_ECHO (SYN, not PASSIVE):
  *	the cookie of a CHALLENGE, echoed.  DATA with NDP_F_TOKEN (SYN, not
  *	PASSIVE, never with NDP_F_ECHO): a token.  TOKEN: the token.
- *	Other DATA: 0.
+ *	Other DATA: 0.  ACK without NDP_F_PULL: see below.
  * @prio: DATA: bytes of the flow left to send when this packet was sent,
  *	including this one, saturated at U32_MAX (pFabric priority: lower is
  *	more urgent).  Control packets: 0.
@@ -166,8 +206,15 @@ enum ndp_pkt_type {
  * @acks: ACK: how many consecutive psns, ending with @psn, arrived intact
  *	on path @path and are reported by this one ACK (a batch received
  *	at once, see GRO in ndp-transport.rst); 0 and 1 both mean @psn
- *	alone, at most NDP_ACK_SPAN_MAX.  Other types: zero on send,
- *	ignored on receive.
+ *	alone, at most NDP_ACK_SPAN_MAX.  DATA: the longest, in
+ *	microseconds, the sender lets the receiver hold the ACK of this
+ *	packet to carry it on its own DATA (NDP_OPT_ACK); 0 (older
+ *	senders): ACK at once.  Other types: zero on send, ignored on
+ *	receive.
+ *
+ * An ACK without NDP_F_PULL carries in @pull the microseconds the receiver
+ * held it (a held ACK that found no DATA to ride on), 0 when it left at
+ * once; the sender takes them off its RTT sample.
  */
 struct ndphdr {
 	__be16	source;

@@ -14,6 +14,9 @@ to one that leaves the other behind fails the checks.
     flags = W.field(buf, "flags", off)
     if h["type"] == W.PKT_DATA and h["flags"] & W.F_SYN: ...
     nh = W.pack(source=1, dest=2, type=W.PKT_DATA, doff=W.HDR_WORDS)
+    opt = W.pack_opt_ack(psn=7, cum=8, path=1, span=2, delay=40)
+    at = W.option(buf, W.OPT_ACK, W.OPT_ACK_LEN, off)   # offset or None
+    a = W.unpack_opt_ack(buf, at)   # dict, a["ok"]: a receiver takes it
 """
 import struct
 
@@ -52,6 +55,23 @@ OPT_EOL = 0
 OPT_NOP = 1
 OPT_ROOM = 2            # ACK/NACK/PULL: receive room in packets, be16
 OPT_ROOM_LEN = 4
+OPT_ACK = 3             # DATA: an ACK riding on it, struct ndp_opt_ack
+OPT_ACK_LEN = 16
+OPT_ACK_SPAN = 0x7f     # ndp_opt_ack.acks: the span (as an ACK's acks)
+OPT_ACK_CE = 0x80       # ndp_opt_ack.acks: the reported DATA arrived CE
+
+# struct ndp_opt_ack, as FIELDS: the whole option, kind and length
+# included; csum makes the option's one's complement sum zero.
+OPT_ACK_FIELDS = (
+    ("kind", "B"), ("len", "B"), ("csum", "H"), ("psn", "I"), ("cum", "I"),
+    ("path", "B"), ("acks", "B"), ("delay", "H"),
+)
+OPT_ACK_FORMAT = "!" + "".join(code for _, code in OPT_ACK_FIELDS)
+OPT_ACK_NAMES = tuple(name for name, _ in OPT_ACK_FIELDS)
+OPT_ACK_OFFSET = {}
+for _i, (_name, _code) in enumerate(OPT_ACK_FIELDS):
+    OPT_ACK_OFFSET[_name] = struct.calcsize(
+        "!" + "".join(c for _, c in OPT_ACK_FIELDS[:_i]))
 
 # enum ndp_pkt_type
 PKT_DATA = 1
@@ -114,4 +134,74 @@ def pack(**fields):
     return struct.pack(FORMAT, *(fields.get(name, 0) for name in NAMES))
 
 
+def csum(data):
+    """The Internet checksum of data: its folded one's complement sum,
+    complemented (RFC 1071); a zero-padded odd byte counts as the high one."""
+    data = bytes(data)
+    if len(data) % 2:
+        data += b"\0"
+    acc = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while acc > 0xffff:
+        acc = (acc & 0xffff) + (acc >> 16)
+    return acc ^ 0xffff
+
+
+def option(buf, kind, length, off=0):
+    """The offset in buf of option kind of length bytes (kind byte and
+    length byte included) of the header at buf[off:], or None: the walk
+    of ndp_hdr_opt() (include/net/ndp_wire.h), which stops at OPT_EOL and
+    at a length below 2 or past the header (doff * 4 bytes), and skips an
+    option of that kind with another length.  Unlike ndp_hdr_opt(), the
+    offset is the option's first byte, not its value's."""
+    end = off + field(buf, "doff", off) * 4
+    if end > len(buf):
+        end = len(buf)
+    p = off + HDR_LEN
+    while p < end:
+        if buf[p] == OPT_EOL:
+            break
+        if buf[p] == OPT_NOP:
+            p += 1
+            continue
+        if end - p < 2 or buf[p + 1] < 2 or buf[p + 1] > end - p:
+            break
+        if buf[p] == kind and buf[p + 1] == length:
+            return p
+        p += buf[p + 1]
+    return None
+
+
+def pack_opt_ack(psn, cum, path=0, span=1, ce=False, delay=0, bad_csum=False):
+    """An OPT_ACK option (OPT_ACK_LEN bytes) with its checksum: the ACK of
+    psn (and the span - 1 psns before it) on path, cumulative ack cum,
+    ce for a reported DATA that arrived CE, held delay microseconds
+    (saturated at 65535).  bad_csum: the checksum flipped, as corruption."""
+    if not 0 <= span <= OPT_ACK_SPAN:
+        raise ValueError("span %d does not fit OPT_ACK_SPAN" % span)
+    acks = span | (OPT_ACK_CE if ce else 0)
+    opt = struct.pack(OPT_ACK_FORMAT, OPT_ACK, OPT_ACK_LEN, 0, psn, cum,
+                      path, acks, min(delay, 0xffff))
+    c = csum(opt)
+    if bad_csum:
+        c ^= 0x5a5a
+    at = OPT_ACK_OFFSET["csum"]
+    return opt[:at] + struct.pack("!H", c) + opt[at + 2:]
+
+
+def unpack_opt_ack(buf, off=0):
+    """The OPT_ACK option at buf[off:] (kind byte first, as option() finds
+    it) as a dict of its fields, plus span and ce (the two parts of acks),
+    csum_ok: whether its checksum verifies (the option sums to zero), and
+    ok: whether a receiver takes it (checksum, and a span of 1 to
+    ACK_SPAN_MAX); one it does not take is ignored and counted in InErrs."""
+    o = dict(zip(OPT_ACK_NAMES, struct.unpack_from(OPT_ACK_FORMAT, buf, off)))
+    o["span"] = o["acks"] & OPT_ACK_SPAN
+    o["ce"] = bool(o["acks"] & OPT_ACK_CE)
+    o["csum_ok"] = (o["kind"] == OPT_ACK and o["len"] == OPT_ACK_LEN and
+                    csum(buf[off:off + OPT_ACK_LEN]) == 0)
+    o["ok"] = o["csum_ok"] and 1 <= o["span"] <= ACK_SPAN_MAX
+    return o
+
+
 assert struct.calcsize(FORMAT) == HDR_LEN == HDR_WORDS * 4
+assert struct.calcsize(OPT_ACK_FORMAT) == OPT_ACK_LEN

@@ -18,6 +18,7 @@ rto_init_us 200000 100 120000000
 link_rate_mbps 0 0 1000000
 pull_pacing_pct 99 1 100
 pull_quantum 4 1 64
+ack_delay_us 500 0 65535
 time_wait_ms 1000 0 600000
 max_tw_buckets 65536 1 16777216
 max_embryonic 1024 1 1048576
