@@ -83,7 +83,13 @@ static u32 ndp_delack_waited_us(u64 since_ns)
 struct sk_buff *ndp_delack_take(struct sock *sk)
 {
 	struct ndp_delack *d = &ndp_sk(sk)->delack;
-	struct sk_buff *skb = xchg(&d->skb, NULL);
+	struct sk_buff *skb;
+
+	ndp_sock_assert_locked(sk);
+	/* Every DATA packet asks: no atomic when nothing is held. */
+	if (!READ_ONCE(d->skb))
+		return NULL;
+	skb = xchg(&d->skb, NULL);
 
 	/* 1: dequeued before it ran, its reference is ours to drop; -1:
 	 * running, it drops its own; 0: it already ran.
@@ -106,10 +112,8 @@ static void ndp_delack_send(struct sock *sk, struct sk_buff *skb,
 /* Send the held ACK alone, now.  Socket lock held. */
 void ndp_delack_flush(struct sock *sk, struct sk_buff_head *xmitq)
 {
-	struct sk_buff *skb;
+	struct sk_buff *skb = ndp_delack_take(sk);
 
-	ndp_sock_assert_locked(sk);
-	skb = ndp_delack_take(sk);
 	if (skb)
 		ndp_delack_send(sk, skb, xmitq);
 }
@@ -180,12 +184,9 @@ u8 ndp_delack_push(struct sock *sk, struct sk_buff *skb,
 	struct sk_buff *ack;
 	u16 room;
 
-	ndp_sock_assert_locked(sk);
-	if (!READ_ONCE(nsk->delack.skb))
-		return 0;
 	ack = ndp_delack_take(sk);
 	if (!ack)
-		return 0;	/* the timer sent it */
+		return 0;	/* nothing held, or the timer sent it */
 	room = ndp_room_now(sk);
 	if (room != U16_MAX)
 		olen += NDP_OPT_ROOM_LEN;
@@ -267,7 +268,6 @@ static enum hrtimer_restart ndp_delack_timer(struct hrtimer *timer)
 /* Connection torn down (ndp_done()): nothing is to be acknowledged. */
 void ndp_delack_stop(struct sock *sk)
 {
-	ndp_sock_assert_locked(sk);
 	kfree_skb(ndp_delack_take(sk));
 }
 
