@@ -430,6 +430,19 @@ int ndp_nl_param_set_doit(struct sk_buff *skb, struct genl_info *info)
 /* ---------------------------------------------------------------------- */
 /* Counters.                                                              */
 
+/* The reply's size: every counter, named (beyond GENLMSG_DEFAULT_SIZE). */
+static size_t ndp_nl_counters_size(void)
+{
+	size_t size = 0;
+	int i;
+
+	for (i = 1; i < NDP_MIB_MAX; i++)
+		size += nla_total_size(0) +
+			nla_total_size(strlen(ndp_mib_names[i]) + 1) +
+			nla_total_size_64bit(sizeof(u64));
+	return size;
+}
+
 int ndp_nl_counters_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ndp_net *nn = ndp_pernet(genl_info_net(info));
@@ -438,7 +451,7 @@ int ndp_nl_counters_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int i;
 
-	msg = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(ndp_nl_counters_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &ndp_genl_family, 0,
