@@ -25,8 +25,8 @@
  *     carries no pull is held, and not while the receive room is 0
  *     (room.c); NACKs, PULLACKs, PULLs, duplicate ACKs and ACKs within a
  *     message never wait.  DATA carrying a held ACK carries the room as
- *     it is when it leaves, as an ACK would.  A socket that can send no more
- *     DATA (shut down for writing, closed) holds nothing.
+ *     it is when it leaves, as an ACK would.  A socket that can send no
+ *     more DATA (shut down for writing, closed) holds nothing.
  *   - One ACK is held per socket.  It leaves on the next DATA of ours that
  *     has room for the option (payload at most mss less the option), or
  *     with the ACK of the peer's next DATA (the peer did not wait for an
@@ -38,8 +38,9 @@
  *     the timer only sends it.
  *   - The time it was held travels with it: in the option, or in the
  *     pull field of an ACK sent alone (without NDP_F_PULL), and the
- *     sender takes it off its RTT sample, at most down to its minimum RTT
- *     (as QUIC's ack_delay) and never more than it allowed.
+ *     sender takes it off its RTT sample (as QUIC's ack_delay; not
+ *     QUIC's floor at the minimum RTT, which never lets it off when every
+ *     sample carries a hold), never more than it allowed.
  *   - The sender's retransmission timeout grows by what it allows
  *     (ndp_rto_timeout()), so a held ACK never makes the timer fire.
  *
