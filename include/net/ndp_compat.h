@@ -495,4 +495,68 @@ static inline void ndp_local_port_range(const struct sock *sk, int *low,
  * them, as TCP does by default (net.ipv4.tcp_migrate_req = 0).
  */
 
+/*
+ * sendfile() and splice() to a socket (MSG_SPLICE_PAGES, 6.5): the
+ * kernel calls sendmsg() with the file's pages in a bio_vec iterator and
+ * the flag set, and the protocol may take them by reference with
+ * skb_splice_from_iter().  Not probed by the flag: Debian's 6.1 defines
+ * MSG_SPLICE_PAGES (to mask it off user flags) without the helper, and
+ * never sets it.  The helper's last argument, a gfp mask it never used,
+ * is gone in 7.3 and there in 6.12; the test names 6.14 without having
+ * pinned the release.
+ *
+ * Before 6.5 sendfile() and splice() hand a socket one page at a time to
+ * proto_ops.sendpage (gone in 6.5); NDP_HAVE_SENDPAGE says NDP plugs in
+ * ndp_sendpage(), which passes the page to sendmsg() as a one-entry
+ * bio_vec iterator; ndp_skb_splice_from_iter() then appends it by
+ * reference (skb_append_pagefrags(), the 6.1 form: no fragment limit, and
+ * the caller accounts the bytes).
+ */
+#if KERNEL_VERSION(6, 5, 0) <= LINUX_VERSION_CODE
+static inline bool ndp_msg_splice(const struct msghdr *msg)
+{
+	return msg->msg_flags & MSG_SPLICE_PAGES;
+}
+
+static inline ssize_t ndp_skb_splice_from_iter(struct sk_buff *skb,
+					       struct iov_iter *iter,
+					       ssize_t maxsize, gfp_t gfp)
+{
+#if KERNEL_VERSION(6, 14, 0) <= LINUX_VERSION_CODE
+	return skb_splice_from_iter(skb, iter, maxsize);
+#else
+	return skb_splice_from_iter(skb, iter, maxsize, gfp);
+#endif
+}
+#else
+#define NDP_HAVE_SENDPAGE	1
+
+static inline bool ndp_msg_splice(const struct msghdr *msg)
+{
+	return false;
+}
+
+static inline ssize_t ndp_skb_splice_from_iter(struct sk_buff *skb,
+					       struct iov_iter *iter,
+					       ssize_t maxsize, gfp_t gfp)
+{
+	const struct bio_vec *bv = iter->bvec;
+	size_t len = min_t(size_t, maxsize, iov_iter_count(iter));
+	int err;
+
+	/* Only ndp_sendpage()'s iterator: one page, by reference. */
+	if (!iov_iter_is_bvec(iter) || iter->nr_segs != 1)
+		return -EOPNOTSUPP;
+	err = skb_append_pagefrags(skb, bv->bv_page,
+				   bv->bv_offset + iter->iov_offset, len);
+	if (err)
+		return err;
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+	iov_iter_advance(iter, len);
+	return len;
+}
+#endif
+
 #endif /* _NET_NDP_COMPAT_H */

@@ -309,6 +309,10 @@ enum ndp_mib_field {
 	 * in InErrs
 	 */
 	NDP_MIB_INACKSONDATA,
+	/* OutSplicedBytes: payload bytes that sendfile() or splice() to the
+	 * socket (MSG_SPLICE_PAGES) queued by page reference, not copied
+	 */
+	NDP_MIB_OUTSPLICEDBYTES,
 	NDP_MIB_MAX
 };
 

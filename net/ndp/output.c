@@ -125,6 +125,51 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 	return err;
 }
 
+/*
+ * sendfile() and splice() to the socket (MSG_SPLICE_PAGES): append up to
+ * @len bytes of the pages @from holds to a packet by reference, as
+ * tcp_sendmsg_locked() does, without copying or summing them.  The pages
+ * are the file's (page cache) or a pipe's: their owner may write them
+ * again while they wait in the send queue, as sendfile(2) allows, so the
+ * packet is marked spliced and its payload checksum is taken at each
+ * transmission from the bytes that leave (ndp_send_data()), not here: a
+ * sum taken now would no longer match changed bytes, and the receiver
+ * would NACK every transmission of the packet for good.  The first
+ * transmission's sum is the one pass over the payload on this host that
+ * the copy above makes while copying.  Process context, the socket owned.
+ *
+ * The packet's fragments are marked shared (SKBFL_SHARED_FRAG) unless
+ * @msg_flags say MSG_NO_SHARED_FRAGS, as TCP marks them: a checksum
+ * helper or a transform that would sum or write the payload in place
+ * copies it first.
+ *
+ * Returns 0, or an error after appending *@copied bytes (fewer than
+ * @len): -EMSGSIZE when the packet has no fragment slot left, or the
+ * iterator's error.  The bytes appended stay in the packet either way.
+ */
+int ndp_splice_from_iter(struct sock *sk, struct sk_buff *skb,
+			 struct iov_iter *from, int msg_flags, u32 len,
+			 u32 *copied)
+{
+	u8 summed = skb->ip_summed;
+	ssize_t n;
+
+	sock_owned_by_me(sk);
+	/* Not CHECKSUM_NONE: skb_splice_from_iter() would sum into skb->csum. */
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	n = ndp_skb_splice_from_iter(skb, from, len, sk->sk_allocation);
+	skb->ip_summed = summed;
+	*copied = n > 0 ? n : 0;
+	if (n <= 0)
+		return n ? n : -EMSGSIZE;
+	NDP_SKB_CB(skb)->spliced = 1;
+	/* As TCP: whoever would write or sum the payload in place copies. */
+	if (!(msg_flags & MSG_NO_SHARED_FRAGS))
+		skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+	NDP_ADD_STATS(sock_net(sk), NDP_MIB_OUTSPLICEDBYTES, n);
+	return n < len ? -EMSGSIZE : 0;
+}
+
 u32 ndp_mss_for(struct sock *sk, u32 mtu)
 {
 	u32 iph = ndp_sk_v4(sk) ? sizeof(struct iphdr) :
@@ -974,6 +1019,9 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	left = nsk->snd.bytes - cb->offset;
 	nh->prio = htonl(min_t(u64, left, U32_MAX));
 	nh->paylen = htons(skb->len);
+	/* Spliced pages are summed as they leave (ndp_splice_from_iter()). */
+	if (cb->spliced && !(flags & NDP_F_TRIMMED))
+		cb->pcsum = csum_fold(skb_checksum(skb, 0, skb->len, 0));
 	nh->pcsum = cb->pcsum;
 	__skb_queue_tail(xmitq, nskb);
 	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTDATA);
@@ -1036,13 +1084,15 @@ static bool ndp_recut_add(struct sk_buff *skb, struct page *page, u32 off,
 
 /* Cut the payload of @start up to @end, included, into @new. */
 static bool ndp_recut_build(struct sk_buff *start, struct sk_buff *end,
-			    u32 mss, struct sk_buff_head *new)
+			    u32 mss, struct sk_buff_head *new, bool *spliced)
 {
 	struct sk_buff *skb = start, *cur = NULL;
 
 	for (;;) {
 		const struct skb_shared_info *shi = skb_shinfo(skb);
 		int i;
+
+		*spliced |= NDP_SKB_CB(skb)->spliced;
 
 		/* sendmsg() leaves the payload in page fragments only. */
 		if (skb_headlen(skb) || skb_has_frag_list(skb))
@@ -1084,7 +1134,7 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 	u32 psn, offset, bytes = 0, old_n = 0, new_n = 0;
 	struct sk_buff_head new, kept;
 	long old_ts = 0, new_ts = 0, extra;
-	bool cut = true;
+	bool cut = true, spliced = false;
 
 	ndp_sock_assert_locked(sk);
 	for (start = from; start; start = skb_rb_next(start))
@@ -1117,11 +1167,14 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 
 	__skb_queue_head_init(&new);
 	__skb_queue_head_init(&kept);
-	if (!ndp_recut_build(start, end, mss, &new))
+	if (!ndp_recut_build(start, end, mss, &new, &spliced))
 		goto drop;
 	skb_queue_walk(&new, skb) {
-		NDP_SKB_CB(skb)->pcsum =
-			csum_fold(skb_checksum(skb, 0, skb->len, 0));
+		/* Spliced: summed at transmission. */
+		NDP_SKB_CB(skb)->spliced = spliced;
+		if (!spliced)
+			NDP_SKB_CB(skb)->pcsum =
+				csum_fold(skb_checksum(skb, 0, skb->len, 0));
 		new_ts += skb->truesize;
 		new_n++;
 	}

@@ -130,6 +130,7 @@ const char * const ndp_mib_names[NDP_MIB_MAX] = {
 	[NDP_MIB_ACKSONDATA] = "AcksOnData",
 	[NDP_MIB_ACKHOLDEXPIRED] = "AckHoldExpired",
 	[NDP_MIB_INACKSONDATA] = "InAcksOnData",
+	[NDP_MIB_OUTSPLICEDBYTES] = "OutSplicedBytes",
 };
 
 static int ndp_stat_seq_show(struct seq_file *seq, void *v)

@@ -352,12 +352,15 @@ struct ndp_flow {
  * @offset: receive queue: bytes already read.  Send queue: byte offset of
  *	the packet in the stream (for &ndphdr.prio).
  * @flags: NDP_F_SYN / NDP_F_FIN given at queueing time.
- * @pcsum: payload checksum, computed once when the data was copied in.
+ * @pcsum: payload checksum, computed once when the data was copied in;
+ *	for @spliced data at each transmission (ndp_send_data()).
  * @sent: transmitted at least once.
  * @resent: transmitted more than once: no RTT sample from it (Karn).
  * @acked: acknowledged (selectively; freed when it reaches the head).
  * @rtx: NACKed (or returned to sender), waiting for a pull to be resent.
  * @path: send queue: path id of the last transmission (0: plain route).
+ * @spliced: send queue: the payload includes pages taken by reference
+ *	(MSG_SPLICE_PAGES), which their owner may still change.
  */
 struct ndp_skb_cb {
 	u64		sent_ns;
@@ -369,7 +372,8 @@ struct ndp_skb_cb {
 			resent:1,
 			acked:1,
 			rtx:1,
-			last:1;
+			last:1,
+			spliced:1;
 	u8		path;
 };
 
@@ -1220,6 +1224,9 @@ struct sk_buff *ndp_gro_unbatch(struct sk_buff *skb, bool *freed, bool *gro);
 /* output.c */
 int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 			    struct iov_iter *from, u32 len, u32 *copied);
+int ndp_splice_from_iter(struct sock *sk, struct sk_buff *skb,
+			 struct iov_iter *from, int msg_flags, u32 len,
+			 u32 *copied);
 u32 ndp_mss_for(struct sock *sk, u32 mtu);
 int ndp_route_mtu(struct sock *sk, u32 *mtu);
 bool ndp_peer_is_unicast(struct net *net, const struct ndp_flow *fl);

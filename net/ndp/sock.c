@@ -1057,13 +1057,28 @@ static struct sk_buff *ndp_sndq_tail_room(struct sock *sk, u32 mss)
 	return skb;
 }
 
-static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+/*
+ * Append @len bytes of @msg to @skb: copied and summed, or for sendfile()
+ * and splice() (MSG_SPLICE_PAGES) taken by page reference (output.c).
+ */
+static int ndp_fill_from_msg(struct sock *sk, struct sk_buff *skb,
+			     struct msghdr *msg, bool splice, u32 len,
+			     u32 *done)
 {
-	struct sock *sk = sock->sk;
+	if (splice)
+		return ndp_splice_from_iter(sk, skb, &msg->msg_iter,
+					    msg->msg_flags, len, done);
+	return ndp_copy_csum_from_iter(sk, skb, &msg->msg_iter, len, done);
+}
+
+/* @splice: take @msg's pages by reference (sendfile(), splice()). */
+static int __ndp_sendmsg(struct sock *sk, struct msghdr *msg, size_t len,
+			 bool splice)
+{
 	struct ndp_sock *nsk = ndp_sk(sk);
 	int flags = msg->msg_flags;
 	struct sk_buff_head xmitq;
-	bool queued = false;
+	bool queued = false, no_tail = false;
 	size_t copied = 0;
 	u32 pkts = 0, mss, done;
 	long timeo;
@@ -1092,13 +1107,12 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (!sk_stream_memory_free(sk))
 			goto wait_memory;
 		mss = READ_ONCE(nsk->mss);
-		skb = ndp_sndq_tail_room(sk, mss);
+		skb = no_tail ? NULL : ndp_sndq_tail_room(sk, mss);
 		if (skb) {
 			size = min_t(size_t, len - copied, mss - skb->len);
 			if (!sk_wmem_schedule(sk, size))
 				goto wait_memory;
-			err = ndp_copy_csum_from_iter(sk, skb, &msg->msg_iter,
-						      size, &done);
+			err = ndp_fill_from_msg(sk, skb, msg, splice, size, &done);
 			/* What was copied stays in the packet, error or not. */
 			sk_wmem_queued_add(sk, done);
 			sk_mem_charge(sk, done);
@@ -1110,11 +1124,17 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 				err = 0;
 				goto wait_memory;
 			}
-			if (err == -EFAULT)
+			if (err && err != -EMSGSIZE)
 				goto out_err;
-			err = 0;	/* -EMSGSIZE: the next write cuts a packet */
+			/* -EMSGSIZE: out of fragments, the next part cuts a
+			 * packet (the splice limit, net.core.max_skb_frags,
+			 * may lie below what ndp_sndq_tail_room() checks).
+			 */
+			no_tail = err == -EMSGSIZE;
+			err = 0;
 			continue;
 		}
+		no_tail = false;
 		size = min_t(size_t, len - copied, mss);
 		/* An empty head for the headers; the payload goes into page
 		 * fragments shared with the neighbouring packets, charged by
@@ -1133,8 +1153,12 @@ static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			goto wait_memory;
 		}
 		memset(skb->cb, 0, sizeof(skb->cb));
-		err = ndp_copy_csum_from_iter(sk, skb, &msg->msg_iter, size,
-					      &done);
+		err = ndp_fill_from_msg(sk, skb, msg, splice, size, &done);
+		/* Spliced pages beyond the fragment limit: the next packet. */
+		if (err == -EMSGSIZE && done) {
+			size = done;
+			err = 0;
+		}
 		if (err) {
 			iov_iter_revert(&msg->msg_iter, done);
 			kfree_skb(skb);
@@ -1200,6 +1224,31 @@ out_err:
 	release_sock(sk);
 	return err;
 }
+
+static int ndp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	return __ndp_sendmsg(sock->sk, msg, len, ndp_msg_splice(msg));
+}
+
+#ifdef NDP_HAVE_SENDPAGE
+/*
+ * sendfile() and splice() before 6.5: one page (or part of one) per call,
+ * taken by reference as from 6.5 on (ndp_compat.h).  A page that may not
+ * be referenced (slab) is copied, as sock_no_sendpage() would.
+ */
+static ssize_t ndp_sendpage(struct socket *sock, struct page *page,
+			    int offset, size_t size, int flags)
+{
+	struct msghdr msg = { .msg_flags = flags };
+	struct bio_vec bvec;
+
+	if (!sendpage_ok(page))
+		return sock_no_sendpage(sock, page, offset, size, flags);
+	bvec_set_page(&bvec, page, size, offset);
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bvec, 1, size);
+	return __ndp_sendmsg(sock->sk, &msg, size, true);
+}
+#endif
 
 /* Copy queued data without consuming it. */
 static int ndp_peek(struct sock *sk, struct msghdr *msg, size_t len)
@@ -1417,6 +1466,9 @@ const struct proto_ops ndp_inet_ops = {
 	.getsockopt	= sock_common_getsockopt,
 	.sendmsg	= ndp_sendmsg,
 	.recvmsg	= ndp_recvmsg,
+#ifdef NDP_HAVE_SENDPAGE
+	.sendpage	= ndp_sendpage,
+#endif
 	.mmap		= sock_no_mmap,
 };
 
@@ -1437,5 +1489,8 @@ const struct proto_ops ndp_inet6_ops = {
 	.getsockopt	= sock_common_getsockopt,
 	.sendmsg	= ndp_sendmsg,
 	.recvmsg	= ndp_recvmsg,
+#ifdef NDP_HAVE_SENDPAGE
+	.sendpage	= ndp_sendpage,
+#endif
 	.mmap		= sock_no_mmap,
 };
