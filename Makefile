@@ -13,7 +13,7 @@
 #   make vmnet-test      NDP between two VMs' kernels over virtio-net
 #   make demo            the main job: build, boot, show NDP working
 #   make fuzz            long fuzzing run in a VM (FUZZ_PACKETS, FUZZ_SEED)
-#   make bench           NDP vs TCP benchmarks (BENCH_SET=full|short|fabric|fct)
+#   make bench           NDP vs TCP benchmarks (BENCH_SET=full|short|fabric|fct|ops|servers)
 #   make netlink-gen     regenerate net/ndp/netlink_gen.[ch] (kernel's YNL)
 #   make install         modules, UAPI headers, tools, tc plugin, man pages
 #                        (DESTDIR, PREFIX, KDIR; see ndp.rst "Installing")
@@ -127,7 +127,8 @@ fuzz:
 
 # NDP against TCP, every scenario (Documentation/networking/ndp-bench.rst);
 # results, table and plots in results/.  BENCH_SET=fabric: the fat-tree;
-# BENCH_SET=fct: flow completion times with detours and DASR (leaf-spine).
+# BENCH_SET=fct: flow completion times with detours and DASR (leaf-spine);
+# BENCH_SET=ops: work per GB; BENCH_SET=servers: sendfile, iperf3, redis.
 BENCH_SET	?= full
 bench:
 	tools/bench/ndp-bench --set $(BENCH_SET) --kernel $(KERNEL)
