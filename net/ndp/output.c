@@ -128,15 +128,18 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 /*
  * sendfile() and splice() to the socket (MSG_SPLICE_PAGES): append up to
  * @len bytes of the pages @from holds to a packet by reference, as
- * tcp_sendmsg_locked() does, without copying or summing them.  The pages
- * are the file's (page cache) or a pipe's: their owner may write them
- * again while they wait in the send queue, as sendfile(2) allows, so the
- * packet is marked spliced and its payload checksum is taken at each
- * transmission from the bytes that leave (ndp_send_data()), not here: a
- * sum taken now would no longer match changed bytes, and the receiver
- * would NACK every transmission of the packet for good.  The first
- * transmission's sum is the one pass over the payload on this host that
- * the copy above makes while copying.  Process context, the socket owned.
+ * tcp_sendmsg_locked() does, without copying them, and fold them into its
+ * payload checksum: one pass over the payload, in the writer's context,
+ * as the copy above makes while copying.  The pages are the file's (page
+ * cache) or a pipe's, and their owner may write them again while they
+ * wait in the send queue, as sendfile(2) allows: the packet is marked
+ * spliced, and each of its retransmissions sums the bytes that leave
+ * again (ndp_send_data()).  A packet whose bytes changed before its first
+ * transmission fails the receiver's check once, is NACKed and resent with
+ * a fresh sum; without the fresh sum it would be NACKed for good.  The
+ * first transmission is not summed again, so that the work stays with the
+ * writer rather than in softirq, where pulls send.  Process context, the
+ * socket owned.
  *
  * The packet's fragments are marked shared (SKBFL_SHARED_FRAG) unless
  * @msg_flags say MSG_NO_SHARED_FRAGS, as TCP marks them: a checksum
@@ -152,16 +155,25 @@ int ndp_splice_from_iter(struct sock *sk, struct sk_buff *skb,
 			 u32 *copied)
 {
 	u8 summed = skb->ip_summed;
+	u32 base = skb->len;
+	__wsum csum = 0;
 	ssize_t n;
 
 	sock_owned_by_me(sk);
-	/* Not CHECKSUM_NONE: skb_splice_from_iter() would sum into skb->csum. */
+	if (base)
+		csum = csum_unfold((__force __sum16)
+				   ~(__force u16)NDP_SKB_CB(skb)->pcsum);
+	/* Not CHECKSUM_NONE: skb_splice_from_iter() would sum into skb->csum
+	 * (from 6.5 only, and at offsets of its own): summed below.
+	 */
 	skb->ip_summed = CHECKSUM_UNNECESSARY;
 	n = ndp_skb_splice_from_iter(skb, from, len, sk->sk_allocation);
 	skb->ip_summed = summed;
 	*copied = n > 0 ? n : 0;
 	if (n <= 0)
 		return n ? n : -EMSGSIZE;
+	csum = csum_block_add(csum, skb_checksum(skb, base, n, 0), base);
+	NDP_SKB_CB(skb)->pcsum = csum_fold(csum);
 	NDP_SKB_CB(skb)->spliced = 1;
 	/* As TCP: whoever would write or sum the payload in place copies. */
 	if (!(msg_flags & MSG_NO_SHARED_FRAGS))
@@ -1019,8 +1031,8 @@ static void ndp_send_data(struct sock *sk, struct sk_buff *skb, u16 flags,
 	left = nsk->snd.bytes - cb->offset;
 	nh->prio = htonl(min_t(u64, left, U32_MAX));
 	nh->paylen = htons(skb->len);
-	/* Spliced pages are summed as they leave (ndp_splice_from_iter()). */
-	if (cb->spliced && !(flags & NDP_F_TRIMMED))
+	/* Spliced pages may have changed: resent with a fresh sum. */
+	if (cb->spliced && cb->resent && !(flags & NDP_F_TRIMMED))
 		cb->pcsum = csum_fold(skb_checksum(skb, 0, skb->len, 0));
 	nh->pcsum = cb->pcsum;
 	__skb_queue_tail(xmitq, nskb);
@@ -1170,11 +1182,9 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 	if (!ndp_recut_build(start, end, mss, &new, &spliced))
 		goto drop;
 	skb_queue_walk(&new, skb) {
-		/* Spliced: summed at transmission. */
 		NDP_SKB_CB(skb)->spliced = spliced;
-		if (!spliced)
-			NDP_SKB_CB(skb)->pcsum =
-				csum_fold(skb_checksum(skb, 0, skb->len, 0));
+		NDP_SKB_CB(skb)->pcsum =
+			csum_fold(skb_checksum(skb, 0, skb->len, 0));
 		new_ts += skb->truesize;
 		new_n++;
 	}

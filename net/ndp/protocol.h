@@ -352,8 +352,9 @@ struct ndp_flow {
  * @offset: receive queue: bytes already read.  Send queue: byte offset of
  *	the packet in the stream (for &ndphdr.prio).
  * @flags: NDP_F_SYN / NDP_F_FIN given at queueing time.
- * @pcsum: payload checksum, computed once when the data was copied in;
- *	for @spliced data at each transmission (ndp_send_data()).
+ * @pcsum: payload checksum, computed once when the data was copied in
+ *	(or spliced); for @spliced data again at each retransmission
+ *	(ndp_send_data()).
  * @sent: transmitted at least once.
  * @resent: transmitted more than once: no RTT sample from it (Karn).
  * @acked: acknowledged (selectively; freed when it reaches the head).
