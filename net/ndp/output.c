@@ -56,6 +56,14 @@
 
 #include "protocol.h"
 
+/* The sum of the payload a queued packet holds so far (0 when empty). */
+static __wsum ndp_pcsum_so_far(const struct sk_buff *skb)
+{
+	if (!skb->len)
+		return 0;
+	return csum_unfold((__force __sum16)~(__force u16)NDP_SKB_CB(skb)->pcsum);
+}
+
 /*
  * Append @len bytes from @from to the page fragments of a packet and fold
  * them into its payload checksum (ndphdr.pcsum) in the same pass, as
@@ -78,13 +86,10 @@ int ndp_copy_csum_from_iter(struct sock *sk, struct sk_buff *skb,
 {
 	struct page_frag *pfrag = sk_page_frag(sk);
 	u32 base = skb->len, off = 0;
-	__wsum csum = 0;
+	__wsum csum = ndp_pcsum_so_far(skb);
 	int err = 0;
 
 	sock_owned_by_me(sk);
-	if (base)
-		csum = csum_unfold((__force __sum16)
-				   ~(__force u16)NDP_SKB_CB(skb)->pcsum);
 	while (off < len) {
 		int i = skb_shinfo(skb)->nr_frags;
 		__wsum part = 0;
@@ -155,14 +160,11 @@ int ndp_splice_from_iter(struct sock *sk, struct sk_buff *skb,
 			 u32 *copied)
 {
 	u8 summed = skb->ip_summed;
+	__wsum csum = ndp_pcsum_so_far(skb);
 	u32 base = skb->len;
-	__wsum csum = 0;
 	ssize_t n;
 
 	sock_owned_by_me(sk);
-	if (base)
-		csum = csum_unfold((__force __sum16)
-				   ~(__force u16)NDP_SKB_CB(skb)->pcsum);
 	/* Not CHECKSUM_NONE: skb_splice_from_iter() would sum into skb->csum
 	 * (from 6.5 only, and at offsets of its own): summed below.
 	 */
