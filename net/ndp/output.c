@@ -1098,7 +1098,8 @@ static bool ndp_recut_add(struct sk_buff *skb, struct page *page, u32 off,
 
 /* Cut the payload of @start up to @end, included, into @new. */
 static bool ndp_recut_build(struct sk_buff *start, struct sk_buff *end,
-			    u32 mss, struct sk_buff_head *new, bool *spliced)
+			    u32 mss, struct sk_buff_head *new, bool *spliced,
+			    bool *shared)
 {
 	struct sk_buff *skb = start, *cur = NULL;
 
@@ -1107,6 +1108,7 @@ static bool ndp_recut_build(struct sk_buff *start, struct sk_buff *end,
 		int i;
 
 		*spliced |= NDP_SKB_CB(skb)->spliced;
+		*shared |= skb_has_shared_frag(skb);
 
 		/* sendmsg() leaves the payload in page fragments only. */
 		if (skb_headlen(skb) || skb_has_frag_list(skb))
@@ -1148,7 +1150,7 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 	u32 psn, offset, bytes = 0, old_n = 0, new_n = 0;
 	struct sk_buff_head new, kept;
 	long old_ts = 0, new_ts = 0, extra;
-	bool cut = true, spliced = false;
+	bool cut = true, spliced = false, shared = false;
 
 	ndp_sock_assert_locked(sk);
 	for (start = from; start; start = skb_rb_next(start))
@@ -1181,10 +1183,13 @@ void ndp_recut_unsent(struct sock *sk, struct sk_buff *from)
 
 	__skb_queue_head_init(&new);
 	__skb_queue_head_init(&kept);
-	if (!ndp_recut_build(start, end, mss, &new, &spliced))
+	if (!ndp_recut_build(start, end, mss, &new, &spliced, &shared))
 		goto drop;
 	skb_queue_walk(&new, skb) {
+		/* Spliced pages stay marked in their new packets. */
 		NDP_SKB_CB(skb)->spliced = spliced;
+		if (shared)
+			skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 		NDP_SKB_CB(skb)->pcsum =
 			csum_fold(skb_checksum(skb, 0, skb->len, 0));
 		new_ts += skb->truesize;
