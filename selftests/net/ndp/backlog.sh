@@ -94,8 +94,8 @@ ndp_lib_check "tiny buffers: window held in the backlog, 1 MB intact" test "$hel
 # hold_val KEY: a "# HOLD" value of the tiny run (empty if absent).
 hold_val() { sed -n "s/^# HOLD .*[ ]$1=\([0-9]*\).*/\1/p" "$XFER_TMP/hold.tiny"; }
 delta() { xfer_delta "$st1" "$st2" "$1" "$2"; }
-ndp_lib_info "receiver: BacklogShed $(delta "$ns_b" BacklogShed) BacklogDrop $(delta "$ns_b" BacklogDrop) BacklogRcv $(delta "$ns_b" BacklogRcv) RcvQDrops $(delta "$ns_b" RcvQDrops) MemDrops $(delta "$ns_b" MemDrops) InCsumErrs $(delta "$ns_b" InCsumErrs) OutPulls $(delta "$ns_b" OutPulls) OutNacks $(delta "$ns_b" OutNacks) InData $(delta "$ns_b" InData)"
-ndp_lib_info "sender: RtxNack $(delta "$ns_a" RtxNack) RtxTimeout $(delta "$ns_a" RtxTimeout) InPulls $(delta "$ns_a" InPulls) OutData $(delta "$ns_a" OutData)"
+ndp_lib_info "receiver: BacklogShed $(delta "$ns_b" BacklogShed) BacklogDrop $(delta "$ns_b" BacklogDrop) BacklogRcv $(delta "$ns_b" BacklogRcv) RcvQDrops $(delta "$ns_b" RcvQDrops) MemDrops $(delta "$ns_b" MemDrops) InCsumErrs $(delta "$ns_b" InCsumErrs) OutPulls $(delta "$ns_b" OutPulls) OutNacks $(delta "$ns_b" OutNacks) InData $(delta "$ns_b" InData) RoomAdverts $(delta "$ns_b" RoomAdverts) AcksHeld $(delta "$ns_b" AcksHeld)"
+ndp_lib_info "sender: RtxNack $(delta "$ns_a" RtxNack) RtxTimeout $(delta "$ns_a" RtxTimeout) InPulls $(delta "$ns_a" InPulls) OutData $(delta "$ns_a" OutData) RoomCuts $(delta "$ns_a" RoomCuts) PushWindows $(delta "$ns_a" PushWindows)"
 ndp_lib_info "held window: BacklogShed $(hold_val held_shed) BacklogDrop $(hold_val held_drop)"
 ndp_lib_check "tiny buffers: DATA beyond the bound waited as headers (BacklogShed)" \
 	test "$(hold_val held_shed)" -gt 0

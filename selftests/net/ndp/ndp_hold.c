@@ -16,8 +16,9 @@
  * Only once the fault is seen does the client send its second message
  * (BYTES, default 1 MB): a new window, pushed at once.  The server
  * resolves the fault when InPkts of its namespace has moved by PKTS
- * (default 15, net.ndp.init_window's default), or at a deadline, then
- * reads the message, checking every byte.
+ * (default 15, net.ndp.init_window's default), or by all the client sent
+ * once it has sent nothing more for a second (a window cut short), or at
+ * a deadline, then reads the message, checking every byte.
  *
  * Output: KTAP lines (hold seen, window arrived while held, message
  * intact) and "# HOLD key=value" lines for the calling script, which
@@ -74,6 +75,7 @@ static struct {
 	bool listening, holding;	/* holding: or gave up (no fault) */
 	bool fault_seen, window_seen, intact, skip;
 	uint64_t got, in_pkts;
+	uint64_t sent, cuts;	/* the client's OutData, RoomCuts: hold */
 	uint64_t held_shed, held_drop;	/* BacklogShed/Drop of the hold */
 	double held_ms;
 } st = {
@@ -111,10 +113,14 @@ static uint8_t pattern(uint64_t i, unsigned int seed)
 	return (uint8_t)(i * 7 + (i >> 9) + seed * 13);
 }
 
-/* A counter of /proc/net/ndp_stat in this thread's namespace. */
-static uint64_t ndp_counter(const char *name)
+/*
+ * A counter of /proc/net/ndp_stat in this thread's namespace (@ns_b: the
+ * server's), else in the main thread's (the client's).
+ */
+static uint64_t ndp_counter_of(bool ns_b, const char *name)
 {
-	FILE *f = fopen("/proc/thread-self/net/ndp_stat", "r");
+	FILE *f = fopen(ns_b ? "/proc/thread-self/net/ndp_stat" :
+			"/proc/self/net/ndp_stat", "r");
 	unsigned long long v;
 	uint64_t val = 0;
 	char key[64];
@@ -129,6 +135,11 @@ static uint64_t ndp_counter(const char *name)
 	}
 	fclose(f);
 	return val;
+}
+
+static uint64_t ndp_counter(const char *name)
+{
+	return ndp_counter_of(true, name);
 }
 
 /* Both threads send and receive: their buffers are their own. */
@@ -236,12 +247,44 @@ static bool uffd_fault_seen(int ufd)
 	return msg.event == UFFD_EVENT_PAGEFAULT;
 }
 
+/*
+ * The window, while the server is held: wait until PKTS packets have
+ * arrived (InPkts of the server's namespace moved from @base), or until
+ * every packet the client sent (its OutData moved from @sent0) has and
+ * it has sent nothing more for a second (a window cut short, e.g. to the
+ * room the server advertised for the first message, room.c), or the
+ * deadline.  Sets st.in_pkts, st.sent, st.window_seen and st.held_ms.
+ */
+static void hold_window(uint64_t base, uint64_t sent0, uint64_t t0)
+{
+	uint64_t deadline = t0 + 10ULL * opt.factor * 1000000000;
+	uint64_t quiet = 1ULL * opt.factor * 1000000000;
+	uint64_t now, changed = t0, last = 0;
+
+	for (;;) {
+		now = ndp_now_ns();
+		st.in_pkts = ndp_counter("InPkts") - base;
+		st.sent = ndp_counter_of(false, "OutData") - sent0;
+		if (st.sent != last) {
+			last = st.sent;
+			changed = now;
+		}
+		if (st.in_pkts >= opt.pkts || now >= deadline ||
+		    (st.sent && st.in_pkts >= st.sent && now - changed >= quiet))
+			break;
+		usleep(1000);
+	}
+	st.window_seen = st.in_pkts >= opt.pkts ||
+			 (st.sent && st.in_pkts >= st.sent);
+	st.held_ms = (ndp_now_ns() - t0) / 1e6;
+}
+
 static void hold(int fd)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	struct holder h = { .fd = fd };
 	struct uffdio_zeropage zp;
-	uint64_t base, deadline, t0, shed0 = 0, drop0 = 0;
+	uint64_t base, t0, shed0 = 0, drop0 = 0, sent0, cuts0;
 	pthread_t t;
 	int ufd;
 
@@ -264,15 +307,11 @@ static void hold(int fd)
 		base = ndp_counter("InPkts");
 		shed0 = ndp_counter("BacklogShed");
 		drop0 = ndp_counter("BacklogDrop");
+		sent0 = ndp_counter_of(false, "OutData");
+		cuts0 = ndp_counter_of(false, "RoomCuts");
 		st_set(&st.holding);
-		/* The window: until it has all arrived, or the deadline. */
-		deadline = t0 + 10ULL * opt.factor * 1000000000;
-		while (ndp_counter("InPkts") < base + opt.pkts &&
-		       ndp_now_ns() < deadline)
-			usleep(1000);
-		st.in_pkts = ndp_counter("InPkts") - base;
-		st.window_seen = st.in_pkts >= opt.pkts;
-		st.held_ms = (ndp_now_ns() - t0) / 1e6;
+		hold_window(base, sent0, t0);
+		st.cuts = ndp_counter_of(false, "RoomCuts") - cuts0;
 	} else {
 		st_set(&st.holding);	/* the client goes on: checks fail */
 	}
@@ -400,13 +439,17 @@ int main(int argc, char **argv)
 	ksft_test_result(st.fault_seen,
 			 "the server's send() faulted while holding its socket\n");
 	ksft_test_result(st.window_seen,
-			 "the window arrived while held (InPkts +%llu of %u)\n",
-			 (unsigned long long)st.in_pkts, opt.pkts);
+			 "the window arrived while held (InPkts +%llu of %u; sent %llu, RoomCuts +%llu)\n",
+			 (unsigned long long)st.in_pkts, opt.pkts,
+			 (unsigned long long)st.sent,
+			 (unsigned long long)st.cuts);
 	ksft_test_result(st.intact, "%llu of %llu bytes received intact\n",
 			 (unsigned long long)st.got,
 			 (unsigned long long)opt.bytes);
-	printf("# HOLD held_ms=%.1f in_pkts=%llu got=%llu held_shed=%llu held_drop=%llu\n",
+	printf("# HOLD held_ms=%.1f in_pkts=%llu sent=%llu cuts=%llu",
 	       st.held_ms, (unsigned long long)st.in_pkts,
+	       (unsigned long long)st.sent, (unsigned long long)st.cuts);
+	printf(" got=%llu held_shed=%llu held_drop=%llu\n",
 	       (unsigned long long)st.got, (unsigned long long)st.held_shed,
 	       (unsigned long long)st.held_drop);
 	return ndp_test_done();
