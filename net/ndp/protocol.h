@@ -593,9 +593,10 @@ struct ndp_sock_dasr {
  *	the network or the peer is refusing data, so pulls clock the rest
  *	and the window is not topped up (ndp_window_top_up()) until the
  *	next one starts.
- * @writer_waiting: a sendmsg() sleeps for send buffer space: more data is
- *	coming, so no packet carries NDP_F_LAST and the peer keeps pulling
- *	(cleared when the write returns or the FIN is queued).
+ * @writer_waiting: a sendmsg() sleeps for send buffer space, or the last
+ *	one said MSG_MORE: more data is coming, so no packet carries
+ *	NDP_F_LAST and the peer keeps pulling (cleared when a write without
+ *	MSG_MORE returns or the FIN is queued).
  * @first_sent: the first window went out.
  * @peer_synced: the peer ACKed, NACKed or pulled our data, so it knows our
  *	isn and can place packets without SYN.

@@ -1207,7 +1207,8 @@ wait_memory:
 		if (err)
 			goto out_err;
 	} while (copied < len);
-	nsk->snd.writer_waiting = false;
+	/* MSG_MORE: the message goes on, no LAST until a write ends it. */
+	nsk->snd.writer_waiting = !!(flags & MSG_MORE);
 	if (queued)
 		ndp_push_locked(sk);
 	release_sock(sk);
