@@ -458,7 +458,9 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 	 * checksum to the device (encap.c).
 	 */
 	if (skb_is_gso(skb)) {
-		len = NDP_HDR_LEN + skb_shinfo(skb)->gso_size;
+		len = skb_shinfo(skb)->gso_size;
+		if (!encap)
+			len += NDP_HDR_LEN;	/* gso_size: the payload */
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	} else {
 		skb->ip_summed = CHECKSUM_NONE;
@@ -502,7 +504,20 @@ static int ndp_xmit_dst(struct net *net, struct sock *sk,
 			kfree_skb(skb);
 			return -ENOBUFS;
 		}
-		NDP_INC_STATS(net, NDP_MIB_ENCAPOUTPKTS);
+		/*
+		 * A UDP batch (ndp_udp_gso_batch()): UDP's segmentation
+		 * sums each datagram from its UDP header on, or leaves that
+		 * to the device (the tunnel output writes the pseudo-header
+		 * sum of a GSO packet, udp_set_csum()).
+		 */
+		if (skb_is_gso(skb)) {
+			skb->ip_summed = CHECKSUM_PARTIAL;
+			skb->csum_start = skb_headroom(skb) -
+					  sizeof(struct udphdr);
+			skb->csum_offset = offsetof(struct udphdr, check);
+		}
+		NDP_ADD_STATS(net, NDP_MIB_ENCAPOUTPKTS,
+			      skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);
 		ndp_encap_xmit(sk, fl, dst, skb, htons(encap), tos);
 		return 0;
 	}
@@ -614,6 +629,121 @@ static bool ndp_gso_can_add(const struct sk_buff *head, u8 path, u32 mss,
 }
 
 /*
+ * NDP in UDP: make @head, a DATA packet about to leave on @dst, one UDP
+ * datagram that UDP segmentation offload cuts into the packets it holds
+ * (SKB_GSO_UDP_L4, as QUIC's UDP_SEGMENT): the NDP packets back to back,
+ * every one NDP_HDR_LEN + @mss bytes but the last, so that each segment
+ * of gso_size is one whole NDP packet with its own header.  A device with
+ * USO (or veth, bridges, loopback: NETIF_F_GSO_SOFTWARE) takes it whole;
+ * any other is handed the packets by software GSO (skb_segment(): the
+ * headers copied, the payload referenced, the UDP checksum left to the
+ * device as for a single packet).  The receiver's UDP cuts what arrives
+ * whole before encap_rcv (udp_rcv_segment()): NDP sees single packets.
+ *
+ * The payload stays in the queued packets' page fragments; each packet
+ * after the first gets its header (with its UDP-mode header checksum)
+ * in one page fragment of the batch's (netdev_alloc_frag()), then its
+ * payload's fragments by reference: at most MAX_SKB_FRAGS in all.
+ */
+static void ndp_udp_gso_batch(struct sock *sk, struct dst_entry *dst,
+			      u8 path, struct sk_buff *head,
+			      struct sk_buff_head *xmitq)
+{
+	u32 mss = head->len - NDP_HDR_LEN, max_len, max_segs, n, nfrags;
+	struct net_device *dev = dst->dev;
+	u32 hlen;
+	struct sk_buff *skb;
+	struct page *page;
+	u8 *hbuf, *h;
+	bool shared;
+
+	if (!mss || ndp_hdr(head)->flags & htons(NDP_F_GSO_TAIL | NDP_F_TRIMMED) ||
+	    skb_headlen(head) != NDP_HDR_LEN || skb_has_frag_list(head) ||
+	    ndp_hdrs_len(sk) + sizeof(struct udphdr) + mss > dst_mtu(dst))
+		return;
+	/* IP datagrams of at most 64 KB: the IP and UDP length fields. */
+	max_len = min_t(u32, READ_ONCE(dev->gso_max_size),
+			GSO_LEGACY_MAX_SIZE - 1);
+	hlen = ndp_hdrs_len(sk) - NDP_HDR_LEN + sizeof(struct udphdr);
+	if (max_len < hlen + 2 * (NDP_HDR_LEN + mss))
+		return;
+	max_len -= hlen;	/* what the NDP packets may take */
+	/* Each packet after the first takes two fragments or more. */
+	nfrags = skb_shinfo(head)->nr_frags;
+	max_segs = min_t(u32, READ_ONCE(dev->gso_max_segs), NDP_GSO_SEGS_MAX);
+	max_segs = min_t(u32, max_segs,
+			 1 + (MAX_SKB_FRAGS - min_t(u32, nfrags,
+						    MAX_SKB_FRAGS)) / 2);
+	skb = skb_peek(xmitq);
+	if (max_segs < 2 || !skb || !ndp_gso_can_add(head, path, mss, 1, skb) ||
+	    head->len + skb->len > max_len)
+		return;
+	hbuf = netdev_alloc_frag((max_segs - 1) * NDP_HDR_LEN);
+	if (!hbuf)
+		return;
+	/* Its own shared info: the fragments it takes are its alone. */
+	if (skb_unclone(head, GFP_ATOMIC)) {
+		skb_free_frag(hbuf);
+		return;
+	}
+	page = virt_to_head_page(hbuf);
+	shared = skb_shinfo(head)->flags & SKBFL_SHARED_FRAG;
+	h = hbuf;
+	for (n = 1; n < max_segs; n++) {
+		struct skb_shared_info *si;
+		u32 len;
+		u16 f;
+		int i;
+
+		skb = skb_peek(xmitq);
+		if (!skb || !ndp_gso_can_add(head, path, mss, n, skb) ||
+		    head->len + skb->len > max_len)
+			break;
+		si = skb_shinfo(skb);
+		if (nfrags + 1 + si->nr_frags > MAX_SKB_FRAGS)
+			break;
+		f = ntohs(ndp_hdr(skb)->flags);
+		__skb_unlink(skb, xmitq);
+		/* Its header, whole: in UDP no address is in its sum. */
+		ndp_udp_hdr_csum_set(ndp_hdr(skb), ndp_ipproto);
+		memcpy(h, skb->data, NDP_HDR_LEN);
+		if (h != hbuf)
+			get_page(page);
+		skb_fill_page_desc(head, nfrags++, page,
+				   h - (u8 *)page_address(page), NDP_HDR_LEN);
+		h += NDP_HDR_LEN;
+		for (i = 0; i < si->nr_frags; i++) {
+			const skb_frag_t *fr = &si->frags[i];
+
+			get_page(skb_frag_page(fr));
+			skb_fill_page_desc(head, nfrags++, skb_frag_page(fr),
+					   skb_frag_off(fr), skb_frag_size(fr));
+		}
+		shared |= si->flags & SKBFL_SHARED_FRAG;
+		len = skb->len;
+		head->len += len;
+		head->data_len += len;
+		head->truesize += skb->truesize;
+		consume_skb(skb);
+		if ((f & NDP_F_GSO_TAIL) || len < NDP_HDR_LEN + mss) {
+			n++;
+			break;
+		}
+	}
+	if (h == hbuf)
+		skb_free_frag(hbuf);	/* nothing taken */
+	if (n == 1)
+		return;
+	if (shared)
+		skb_shinfo(head)->flags |= SKBFL_SHARED_FRAG;
+	skb_shinfo(head)->gso_size = NDP_HDR_LEN + mss;
+	skb_shinfo(head)->gso_type = SKB_GSO_UDP_L4;
+	skb_shinfo(head)->gso_segs = n;
+	NDP_INC_STATS(sock_net(sk), NDP_MIB_OUTGSOPKTS);
+	NDP_ADD_STATS(sock_net(sk), NDP_MIB_OUTGSOSEGS, n);
+}
+
+/*
  * Make @head, a DATA packet about to leave on @dst, a batch (offload.c)
  * of the consecutive packets that follow it in @xmitq, when the route's
  * device segments in software (NETIF_F_GSO, the flag "ethtool -K dev gso
@@ -637,12 +767,14 @@ static void ndp_gso_batch(struct sock *sk, struct dst_entry *dst, u8 path,
 	struct sk_buff **tail, *skb;
 	u32 max_len, max_segs, n;
 
-	/* Carried in UDP (encap.c): one packet at a time. */
-	if (encap)
-		return;
 	if ((dev->features & (NETIF_F_GSO | NETIF_F_SG)) !=
 	    (NETIF_F_GSO | NETIF_F_SG) || dst_xfrm(dst))
 		return;
+	/* Carried in UDP (encap.c): one datagram, cut by UDP's GSO. */
+	if (encap) {
+		ndp_udp_gso_batch(sk, dst, path, head, xmitq);
+		return;
+	}
 	if (!mss || h->flags & htons(NDP_F_GSO_TAIL | NDP_F_TRIMMED) ||
 	    skb_headlen(head) != NDP_HDR_LEN || skb_has_frag_list(head) ||
 	    hlen + mss > dst_mtu(dst))

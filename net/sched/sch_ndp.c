@@ -42,8 +42,8 @@
  * or left to the device (CHECKSUM_PARTIAL at the UDP header: an NDP
  * sender on this host, over veth); trimming computes a non-zero or
  * device-left one over what is left, in both families, and a zero one
- * stays zero.  NDP never builds encapsulated GSO packets: such a UDP
- * packet is other traffic (never split, never trimmed).
+ * stays zero.  A UDP GSO datagram to the port (an NDP sender's batch in
+ * UDP) is cut into its packets first, as native batches are (below).
  *
  * Enqueue.  A DATA packet that finds the data queue full does not get
  * dropped: with probability @trim_prob percent the arrival is trimmed,
@@ -568,15 +568,19 @@ static unsigned int ndp_sch_l4off(const struct ndp_skb_cb *cb)
  * may be zero, complete, or left to the device (CHECKSUM_PARTIAL, as NDP
  * sends it: a sender on this host, over veth); a checksum left to the
  * device must be this UDP header's, else the packet is not one NDP built.
- * GSO packets (NDP sends none in UDP) are left alone.  Returns the NDP
- * header offset with *@l4len reduced to the NDP packet, or 0.
+ * Of GSO packets only UDP's own (SKB_GSO_UDP_L4, what an NDP sender
+ * makes of a batch in UDP, net/ndp/output.c) can be NDP's; the enqueue
+ * cuts them.  Returns the NDP header offset with *@l4len reduced to the
+ * NDP packet (the batch's, for a GSO packet), or 0.
  */
 static unsigned int ndp_sch_udp_thoff(struct sk_buff *skb, unsigned int l4off,
 				      unsigned int *l4len, u16 port)
 {
 	const struct udphdr *uh;
 
-	if (skb_is_gso(skb) || *l4len < sizeof(*uh) + NDP_HDR_LEN ||
+	if ((skb_is_gso(skb) &&
+	     skb_shinfo(skb)->gso_type & ~(SKB_GSO_UDP_L4 | SKB_GSO_DODGY)) ||
+	    *l4len < sizeof(*uh) + NDP_HDR_LEN ||
 	    !pskb_may_pull(skb, l4off + sizeof(*uh)))
 		return 0;
 	if (skb->ip_summed == CHECKSUM_PARTIAL &&
@@ -1535,10 +1539,9 @@ static int ndp_sch_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * to this port, see net/ndp/offload.c) is cut into its packets
  * here, as sch_cake splits GSO packets, so that each is queued, trimmed,
  * detoured and sent on its own: a switch port trims packets, not
- * batches.  Other GSO traffic (TCP, UDP) stays whole in the other queue,
- * NDP over UDP included: NDP never builds encapsulated GSO packets (the
- * sender sends one packet at a time when it encapsulates), so classify
- * does not parse a GSO UDP packet as NDP (ndp_sch_udp_thoff()).
+ * batches.  In UDP the batch is a UDP GSO datagram (SKB_GSO_UDP_L4) of
+ * whole NDP packets, cut here the same way.  Other GSO traffic (TCP, UDP
+ * to other ports) stays whole in the other queue.
  */
 static int ndp_sch_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 			       struct sk_buff **to_free)
