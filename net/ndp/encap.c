@@ -369,6 +369,16 @@ static int ndp_encap_sock_open(struct net *net, u16 port, bool v6,
 	if (!v6)	/* FRAG_NEEDED is ndp_err()'s to believe */
 		ip_sock_set_mtu_discover(sock->sk, IP_PMTUDISC_OMIT);
 	ndp_setup_udp_tunnel_sock(net, sock, &tcfg);
+	/*
+	 * The tunnel setup asks UDP to hand over final checksums
+	 * (convert_csum): UDP would then cut a sender's batch of this host
+	 * (SKB_GSO_UDP_L4 across a veth, output.c's ndp_udp_gso_batch())
+	 * summing every segment in software (udp_rcv_segment()), a second
+	 * pass over every payload.  NDP needs no conversion: ndp_encap_csum()
+	 * makes CHECKSUM_COMPLETE itself from what UDP verified, and trusts
+	 * a checksum this host left to a device (CHECKSUM_PARTIAL).
+	 */
+	inet_dec_convert_csum(sock->sk);
 	*sockp = sock;
 	return 0;
 }

@@ -12,7 +12,10 @@
 #                    OutGsoSegs move at the sender (several packets each),
 #                    and the sender's veth sent fewer frames than half the
 #                    NDP packets it carried in UDP (EncapOutPkts): one per
-#                    packet before;
+#                    packet before; and no payload was summed on the way
+#                    (skb_checksum calls below a tenth of the packets:
+#                    UDP cut each batch summing every segment while the
+#                    tunnel socket asked for final checksums);
 #   gso off          "ethtool -K eth0 gso off": no batches, one frame per
 #                    packet, transfers intact;
 #   sch_ndp          the sender's own egress runs sch_ndp (udp-port set)
@@ -39,9 +42,14 @@ if ! ip netns exec "$ns_a" sysctl -qw net.ndp.udp_port=$PORT 2>/dev/null; then
 	ndp_lib_skip_all "this kernel has no UDP tunnels (CONFIG_NET_UDP_TUNNEL)"
 fi
 ip netns exec "$ns_b" sysctl -qw net.ndp.udp_port=$PORT
-ndp_lib_plan 22
+ndp_lib_plan 24
 
 A() { ip netns exec "$ns_a" "$@"; }
+
+# skb_checksum() calls in the whole guest: software sums of a payload
+# (UDP cutting a batch with final checksums would sum every segment).
+kprobe=0
+ndp_lib_kprobe_add sum skb_checksum && kprobe=1
 
 # sch_xstat NS DEV FIELD: a numeric field of sch_ndp's xstats.
 sch_xstat()
@@ -74,6 +82,7 @@ for mtu in 1500 9000; do
 	ip -n "$ns_b" link set eth0 mtu $mtu
 	s0=$(xfer_stats "$ns_a" "$ns_b")
 	t0=$(tx)
+	h0=$(ndp_lib_kprobe_hits sum)
 	ndp_lib_check "mtu $mtu: v4 2M a->b intact" \
 		xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 2M 0 1 120
 	ndp_lib_check "mtu $mtu: v6 2M a->b intact" \
@@ -81,10 +90,18 @@ for mtu in 1500 9000; do
 	ndp_lib_check "mtu $mtu: v4 512K both ways intact" \
 		xfer_run "$ns_a" "$ns_b" 10.0.1.2 4 512K 512K 1 120
 	t1=$(tx)
+	h1=$(ndp_lib_kprobe_hits sum)
 	s1=$(xfer_stats "$ns_a" "$ns_b")
 	ndp_lib_check "mtu $mtu: batches, fewer veth frames than half the packets" \
 		batched "$s0" "$s1" "$t0" "$t1"
 	xfer_expect_moved "mtu $mtu: b received in UDP" "$s0" "$s1" "$ns_b" EncapInPkts
+	if [ $kprobe = 1 ]; then
+		d=$(xfer_delta "$s0" "$s1" "$ns_b" EncapInPkts)
+		ndp_lib_check "mtu $mtu: no payload summed on the way ($((h1 - h0)) skb_checksum calls, $d packets)" \
+			test $(((h1 - h0) * 10)) -lt "$d"
+	else
+		ndp_lib_skip "mtu $mtu: no payload summed on the way" "no kprobe on skb_checksum"
+	fi
 	xfer_expect_delta "mtu $mtu: no checksum errors at b" "$s0" "$s1" "$ns_b" 0 \
 		InCsumErrs InErrs
 done
